@@ -1,0 +1,2 @@
+// The express adapter: see issue 6. Filled in by the adapters work.
+export {};

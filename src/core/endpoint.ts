@@ -1,0 +1,229 @@
+import type { Method } from './http.js';
+import { METHODS } from './http.js';
+import type { PathParams } from './path.js';
+import { parseTemplate } from './path.js';
+import type { Operation } from './policy.js';
+import type { InferOutput, StandardSchema } from './standard-schema.js';
+import type { PartSchema } from './validation.js';
+
+/**
+ * Declare your principal type once, and every handler's `ctx.principal` is typed with it.
+ *
+ * @example
+ * declare module 'restcanon' {
+ *   interface Register { principal: { id: number; role: 'user' | 'admin' } }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Register {}
+
+/**
+ * The principal type declared through {@link Register}, or `unknown`.
+ *
+ * @example
+ * function isAdmin(principal: Principal) { ... }
+ */
+export type Principal = Register extends { principal: infer P } ? P : unknown;
+
+/** Request headers, lower-cased names. */
+export type HeaderRecord = Record<string, string | string[] | undefined>;
+
+/** Parsed query string: a repeated key gives an array. */
+export type QueryRecord = Record<string, string | string[]>;
+
+/**
+ * A request as the core sees it, from an adapter or from a test. A `body` that is a string, bytes or
+ * an async iterable of chunks is raw and parsed by its `Content-Type`; any other value is taken as
+ * already parsed by a framework (and still checked).
+ *
+ * @example
+ * const request: ApiRequest = { method: 'POST', url: '/users', headers: { 'content-type': 'application/json' }, body: '{"name":"Ada"}' };
+ */
+export interface ApiRequest {
+  method: string;
+  /** A path with an optional query string, or an absolute URL. */
+  url: string;
+  headers?: HeaderRecord | undefined;
+  body?: unknown;
+}
+
+/**
+ * What a handler receives: validated and typed input, the caller, and the request.
+ *
+ * @example
+ * const handle = (ctx: Context<{ id: number }>) => db.users.get(ctx.params.id);
+ */
+export interface Context<Params = Record<string, string>, Query = QueryRecord, Headers = HeaderRecord, Body = unknown, Caller = Principal> {
+  params: Params;
+  query: Query;
+  headers: Headers;
+  body: Body;
+  principal: Caller;
+  request: ApiRequest;
+}
+
+/** A context before its types are known; what guards and the pipeline pass around. */
+export type AnyContext = Context<any, any, any, any, any>;
+
+/** Decides whether the caller may go on; `false` answers 403. */
+export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => boolean | Promise<boolean>;
+
+/**
+ * A step that runs after validation and authorization and before the handler. It may throw an
+ * `HttpError` (a missing parent is 404, someone else's item 403). Resources use guards for parents
+ * and ownership.
+ */
+export type Guard = (ctx: AnyContext) => void | Promise<void>;
+
+/** A step that may change or check a result before it is sent (ownership filters lists with one). */
+export type ResultFilter = (result: unknown, ctx: AnyContext) => unknown;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The params a handler sees: the schemas' outputs where given, strings elsewhere. */
+export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchema
+  ? InferOutput<Schema>
+  : Schema extends Readonly<Record<string, StandardSchema>>
+    ? Simplify<Omit<PathParams<Path>, keyof Schema> & { [K in keyof Schema]: InferOutput<Schema[K]> }>
+    : PathParams<Path>;
+
+/** A part's type: the schema's output, or the fallback without a schema. */
+export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
+
+/** The principal a handler sees: possibly absent on public endpoints. */
+export type CallerOf<IsPublic> = IsPublic extends true ? Principal | undefined : Principal;
+
+/**
+ * The definition of one endpoint.
+ *
+ * @example
+ * const config: EndpointConfig<'/users/:id'> = { handle: (ctx) => db.users.get(ctx.params.id) };
+ */
+export interface EndpointConfig<
+  Path extends string,
+  ParamsSchema extends PartSchema | undefined = undefined,
+  QuerySchema extends StandardSchema | undefined = undefined,
+  HeadersSchema extends StandardSchema | undefined = undefined,
+  BodySchema extends StandardSchema | undefined = undefined,
+  IsPublic extends boolean = false,
+  Result = unknown,
+> {
+  /** What the endpoint does; decides its success status. Defaults from the method: GET read, POST submit, PUT replace, PATCH update, DELETE remove. */
+  operation?: Operation;
+  params?: ParamsSchema;
+  query?: QuerySchema;
+  headers?: HeadersSchema;
+  body?: BodySchema;
+  /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
+  consumes?: readonly string[];
+  /** Reachable without a principal when the API authenticates. */
+  public?: IsPublic;
+  /** Extra permission check; `false` answers 403. */
+  authorize?: Authorize<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>>;
+  /** For `create`: the URL of the new item. Defaults to the request path plus the result's `id`. */
+  location?: (result: Awaited<Result>, ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => string | undefined;
+  /** One line for generated documentation. */
+  summary?: string;
+  handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Result | Promise<Result>;
+}
+
+/** The context of an endpoint, from its path and schemas. */
+export type EndpointContext<Path extends string, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic> = Context<
+  ParamsOf<Path, ParamsSchema>,
+  PartOf<QuerySchema, QueryRecord>,
+  PartOf<HeadersSchema, HeaderRecord>,
+  PartOf<BodySchema, unknown>,
+  CallerOf<IsPublic>
+>;
+
+/**
+ * An endpoint: a method and a path template, with its schemas, access rules and handler. The same
+ * template with another method is another endpoint.
+ *
+ * @example
+ * endpoint('GET', '/health', { public: true, handle: () => ({ ok: true }) });
+ */
+export interface Endpoint {
+  readonly method: Method;
+  readonly path: string;
+  readonly operation: Operation;
+  readonly params: PartSchema | undefined;
+  readonly query: StandardSchema | undefined;
+  readonly headers: StandardSchema | undefined;
+  readonly body: StandardSchema | undefined;
+  readonly consumes: readonly string[];
+  readonly public: boolean;
+  readonly authorize: readonly Authorize[];
+  readonly guards: readonly Guard[];
+  readonly filters: readonly ResultFilter[];
+  readonly location: ((result: unknown, ctx: AnyContext) => string | undefined) | undefined;
+  /** For `create` without `location`: the template of the new item's URL, filled with the params and the result's `id`. */
+  readonly itemPath: string | undefined;
+  readonly summary: string | undefined;
+  readonly handle: (ctx: AnyContext) => unknown;
+}
+
+const DEFAULT_OPERATION: Readonly<Record<Method, Operation>> = {
+  GET: 'read',
+  HEAD: 'read',
+  POST: 'submit',
+  PUT: 'replace',
+  PATCH: 'update',
+  DELETE: 'remove',
+  OPTIONS: 'submit',
+};
+
+/**
+ * Declares one endpoint. Its `ctx.params` are typed from the path template (or the params schemas),
+ * `ctx.query`, `ctx.headers` and `ctx.body` from their schemas.
+ *
+ * @example
+ * const search = endpoint('POST', '/searches', {
+ *   body: z.object({ text: z.string() }),
+ *   handle: (ctx) => index.search(ctx.body.text), // a POST that submits: 200
+ * });
+ */
+export function endpoint<
+  const Path extends string,
+  ParamsSchema extends PartSchema | undefined = undefined,
+  QuerySchema extends StandardSchema | undefined = undefined,
+  HeadersSchema extends StandardSchema | undefined = undefined,
+  BodySchema extends StandardSchema | undefined = undefined,
+  IsPublic extends boolean = false,
+  Result = unknown,
+>(method: Method, path: Path, config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result>): Endpoint {
+  if (!(METHODS as readonly string[]).includes(method)) {
+    throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
+  }
+  parseTemplate(path);
+  if (typeof config?.handle !== 'function') throw new TypeError(`endpoint(${method} ${path}): "handle" must be a function`);
+  const operation = config.operation ?? DEFAULT_OPERATION[method];
+  return defineEndpoint({
+    method,
+    path,
+    operation,
+    params: config.params,
+    query: config.query,
+    headers: config.headers,
+    body: config.body,
+    consumes: config.consumes ?? ['application/json'],
+    public: config.public === true,
+    authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],
+    guards: [],
+    filters: [],
+    location: config.location as Endpoint['location'],
+    itemPath: operation === 'create' ? `${path}/:id` : undefined,
+    summary: config.summary,
+    handle: config.handle as Endpoint['handle'],
+  });
+}
+
+/**
+ * Freezes a complete endpoint description. Resources build theirs with it; most code wants {@link endpoint}.
+ *
+ * @example
+ * defineEndpoint({ ...existing, path: '/v2' + existing.path });
+ */
+export function defineEndpoint(definition: Endpoint): Endpoint {
+  return Object.freeze({ ...definition });
+}

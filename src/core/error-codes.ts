@@ -1,0 +1,46 @@
+/**
+ * The registry of stable error codes. Every problem body carries one in its `code` member, so a client
+ * can branch on it without parsing `title` or `detail`. Codes never change meaning between releases;
+ * new codes are only added. `tests/core/error-codes.test.ts` checks that README lists every one.
+ */
+export const ERROR_CODES = {
+  /** The request is invalid in a way no more specific code describes. */
+  BAD_REQUEST: 'RC_BAD_REQUEST',
+  /** Params, query, headers or body failed their schema; `errors` lists every issue. */
+  INVALID_INPUT: 'RC_INVALID_INPUT',
+  /** The body is not valid JSON (or not valid for its media type), or is missing where one is required. */
+  MALFORMED_BODY: 'RC_MALFORMED_BODY',
+  /** The body holds `__proto__` or `constructor.prototype`, which could pollute prototypes. */
+  FORBIDDEN_KEY: 'RC_FORBIDDEN_KEY',
+  /** The body nests deeper than the configured depth. */
+  TOO_DEEP: 'RC_TOO_DEEP',
+  /** The URL holds a malformed percent-escape. */
+  MALFORMED_URL: 'RC_MALFORMED_URL',
+  /** No credentials, or credentials that were not accepted. */
+  UNAUTHORIZED: 'RC_UNAUTHORIZED',
+  /** The caller is known but may not do this. */
+  FORBIDDEN: 'RC_FORBIDDEN',
+  /** No such path, or no such item. */
+  NOT_FOUND: 'RC_NOT_FOUND',
+  /** The path exists but not with this method; `Allow` lists the methods that do. */
+  METHOD_NOT_ALLOWED: 'RC_METHOD_NOT_ALLOWED',
+  /** No representation matches the `Accept` header. */
+  NOT_ACCEPTABLE: 'RC_NOT_ACCEPTABLE',
+  /** The body is larger than the limit. */
+  PAYLOAD_TOO_LARGE: 'RC_PAYLOAD_TOO_LARGE',
+  /** The body's media type or charset is not accepted here. */
+  UNSUPPORTED_MEDIA_TYPE: 'RC_UNSUPPORTED_MEDIA_TYPE',
+  /** Something failed on the server; the details went to `onError`, never to the client. */
+  INTERNAL: 'RC_INTERNAL',
+  /** The handler did not finish within the configured time. */
+  TIMEOUT: 'RC_TIMEOUT',
+} as const;
+
+/**
+ * One of the stable codes in {@link ERROR_CODES}, or `RC_HTTP_<status>` for an `HttpError` built
+ * with a status that has no named code.
+ *
+ * @example
+ * const code: ErrorCode = 'RC_NOT_FOUND';
+ */
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES] | `RC_HTTP_${number}`;

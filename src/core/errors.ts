@@ -1,0 +1,266 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import { statusText } from './http.js';
+
+const BRAND = Symbol.for('restcanon.HttpError');
+
+/** Where an invalid value was found. */
+export type IssueLocation = 'path' | 'query' | 'header' | 'body';
+
+/**
+ * One invalid value: where it is (`in` and a JSON Pointer into that part of the request) and what is
+ * wrong with it. It never holds the value itself.
+ *
+ * @example
+ * const issue: InputIssue = { in: 'body', pointer: '#/address/zip', detail: 'must be a string' };
+ */
+export interface InputIssue {
+  in: IssueLocation;
+  pointer: string;
+  detail: string;
+}
+
+/**
+ * An RFC 9457 problem details object, as sent with `application/problem+json`.
+ * `code` is restcanon's stable error code; `errors` lists every invalid input on a 400.
+ *
+ * @example
+ * const problem: ProblemDetails = { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' };
+ */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  code: string;
+  errors?: InputIssue[];
+}
+
+/** Options shared by every `HttpError` constructor. */
+export interface HttpErrorOptions {
+  /** A sentence for the client. Sent only when `expose` is true. */
+  detail?: string;
+  /** A stable code; defaults to the code of the status. */
+  code?: ErrorCode;
+  /** Problem `title`; defaults to the reason phrase. Set `type` too when you change it (RFC 9457 §4.2.1). */
+  title?: string;
+  /** Problem `type` URI; defaults to `about:blank`. */
+  type?: string;
+  /** Response headers that belong to this error, such as `www-authenticate` or `allow`. */
+  headers?: Record<string, string>;
+  /** Every invalid input, for a 400. */
+  errors?: InputIssue[];
+  /** Whether `detail` and `errors` reach the client. Defaults to true below 500, false from 500. */
+  expose?: boolean;
+  /** The underlying error. Never sent to the client. */
+  cause?: unknown;
+}
+
+const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: ERROR_CODES.BAD_REQUEST,
+  401: ERROR_CODES.UNAUTHORIZED,
+  403: ERROR_CODES.FORBIDDEN,
+  404: ERROR_CODES.NOT_FOUND,
+  405: ERROR_CODES.METHOD_NOT_ALLOWED,
+  406: ERROR_CODES.NOT_ACCEPTABLE,
+  413: ERROR_CODES.PAYLOAD_TOO_LARGE,
+  415: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE,
+  500: ERROR_CODES.INTERNAL,
+  503: ERROR_CODES.TIMEOUT,
+};
+
+/**
+ * An error that carries its HTTP status. Throw it (or a subclass) from a handler to answer with that
+ * status and an RFC 9457 body. Statuses below 400 are refused: an error is never a success.
+ *
+ * @example
+ * throw new HttpError(409, { detail: 'An order with this reference exists' });
+ */
+export class HttpError extends Error {
+  declare readonly [BRAND]: true;
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly title: string;
+  readonly type: string;
+  readonly detail: string | undefined;
+  readonly expose: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly errors: readonly InputIssue[] | undefined;
+
+  constructor(status: number, options: HttpErrorOptions = {}) {
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${String(status)}: an error is never answered with a success status`);
+    }
+    super(options.detail ?? statusText(status), options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.code = options.code ?? CODE_BY_STATUS[status] ?? `RC_HTTP_${status}`;
+    this.title = options.title ?? statusText(status);
+    this.type = options.type ?? 'about:blank';
+    this.detail = options.detail;
+    this.expose = options.expose ?? status < 500;
+    this.headers = options.headers ?? {};
+    this.errors = options.errors;
+  }
+
+  /**
+   * The RFC 9457 body for this error. Unexposed errors (5xx by default) keep only type, title,
+   * status and code: never the detail, the message, the stack or the cause.
+   *
+   * @example
+   * new NotFoundError('No user 7').toProblem(); // { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No user 7' }
+   */
+  toProblem(instance?: string): ProblemDetails {
+    return problemOf(this, instance);
+  }
+}
+Object.defineProperty(HttpError.prototype, BRAND, { value: true });
+
+/**
+ * Whether a value is an `HttpError`, also one made by another copy of restcanon (the ESM and the CJS
+ * build, or two installed versions), where `instanceof` would say no.
+ *
+ * @example
+ * if (isHttpError(error)) console.log(error.status);
+ */
+export function isHttpError(value: unknown): value is HttpError {
+  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+/**
+ * The problem body of an error, read from its fields so that errors from another copy of restcanon work.
+ *
+ * @example
+ * problemOf(new ForbiddenError()); // { type: 'about:blank', title: 'Forbidden', status: 403, code: 'RC_FORBIDDEN' }
+ */
+export function problemOf(error: HttpError, instance?: string): ProblemDetails {
+  const problem: ProblemDetails = error.expose
+    ? { type: error.type, title: error.title, status: error.status, code: error.code }
+    : { type: 'about:blank', title: statusText(error.status), status: error.status, code: CODE_BY_STATUS[error.status] ?? `RC_HTTP_${error.status}` };
+  if (error.expose && error.detail !== undefined) problem.detail = error.detail;
+  if (instance !== undefined) problem.instance = instance;
+  if (error.expose && error.errors !== undefined) problem.errors = error.errors.map((issue) => ({ ...issue }));
+  return problem;
+}
+
+type DetailOptions = Omit<HttpErrorOptions, 'detail'>;
+
+/**
+ * 400: the request is invalid. Pass `errors` to list every invalid input.
+ *
+ * @example
+ * throw new BadRequestError('The date range ends before it starts');
+ */
+export class BadRequestError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(400, withDetail(detail, options));
+  }
+}
+
+/** Options of {@link UnauthorizedError}. */
+export interface UnauthorizedOptions extends DetailOptions {
+  /** The `WWW-Authenticate` challenge. Defaults to `Bearer realm="api"`. */
+  challenge?: string;
+}
+
+/**
+ * 401: no credentials, or credentials that were not accepted. Carries `WWW-Authenticate`.
+ *
+ * @example
+ * throw new UnauthorizedError('The token has expired', { challenge: 'Bearer realm="api", error="invalid_token"' });
+ */
+export class UnauthorizedError extends HttpError {
+  constructor(detail?: string, options: UnauthorizedOptions = {}) {
+    const { challenge = 'Bearer realm="api"', ...rest } = options;
+    super(401, withDetail(detail, { ...rest, headers: { ...rest.headers, 'www-authenticate': challenge } }));
+  }
+}
+
+/**
+ * 403: the caller is known but may not do this.
+ *
+ * @example
+ * throw new ForbiddenError();
+ */
+export class ForbiddenError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(403, withDetail(detail, options));
+  }
+}
+
+/**
+ * 404: the target does not exist.
+ *
+ * @example
+ * throw new NotFoundError('No user with this id');
+ */
+export class NotFoundError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(404, withDetail(detail, options));
+  }
+}
+
+/**
+ * 405: the path exists, but not with this method. Carries `Allow` with the methods that do.
+ *
+ * @example
+ * throw new MethodNotAllowedError(['GET', 'HEAD', 'OPTIONS']);
+ */
+export class MethodNotAllowedError extends HttpError {
+  constructor(allow: readonly string[] | string, options: HttpErrorOptions = {}) {
+    const allowHeader = typeof allow === 'string' ? allow : allow.join(', ');
+    super(405, { ...options, headers: { ...options.headers, allow: allowHeader } });
+  }
+}
+
+/**
+ * 406: nothing the endpoint can produce matches `Accept`.
+ *
+ * @example
+ * throw new NotAcceptableError('Available: application/json');
+ */
+export class NotAcceptableError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(406, withDetail(detail, options));
+  }
+}
+
+/**
+ * 413: the body is larger than the limit.
+ *
+ * @example
+ * throw new PayloadTooLargeError('The body is larger than 1048576 bytes');
+ */
+export class PayloadTooLargeError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(413, withDetail(detail, options));
+  }
+}
+
+/**
+ * 415: the body's media type or charset is not accepted. Pass `accept-post` or `accept-patch` headers.
+ *
+ * @example
+ * throw new UnsupportedMediaTypeError('Send application/json', { headers: { 'accept-post': 'application/json' } });
+ */
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(415, withDetail(detail, options));
+  }
+}
+
+/**
+ * 500: something failed on the server. Its detail is never sent unless `expose: true`.
+ *
+ * @example
+ * throw new InternalServerError('database unreachable', { cause: error }); // the client sees only "Internal Server Error"
+ */
+export class InternalServerError extends HttpError {
+  constructor(detail?: string, options: DetailOptions = {}) {
+    super(500, withDetail(detail, options));
+  }
+}
+
+function withDetail(detail: string | undefined, options: DetailOptions): HttpErrorOptions {
+  return detail === undefined ? options : { ...options, detail };
+}

@@ -1,0 +1,95 @@
+/**
+ * HTTP vocabulary as data: methods, reason phrases and the statuses that never carry a body.
+ * Behaviour elsewhere is derived from these tables rather than from scattered literals.
+ */
+
+/** The methods restcanon routes. Any other method on a known path answers 405. */
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * An HTTP method that restcanon can route.
+ *
+ * @example
+ * const method: Method = 'PATCH';
+ */
+export type Method = (typeof METHODS)[number];
+
+/** Methods whose requests carry a body that the pipeline reads. */
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Reason phrases (RFC 9110) used as problem `title`s. */
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  203: 'Non-Authoritative Information',
+  204: 'No Content',
+  205: 'Reset Content',
+  206: 'Partial Content',
+  300: 'Multiple Choices',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  411: 'Length Required',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  416: 'Range Not Satisfiable',
+  417: 'Expectation Failed',
+  421: 'Misdirected Request',
+  422: 'Unprocessable Content',
+  423: 'Locked',
+  424: 'Failed Dependency',
+  425: 'Too Early',
+  426: 'Upgrade Required',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  451: 'Unavailable For Legal Reasons',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+  505: 'HTTP Version Not Supported',
+  507: 'Insufficient Storage',
+  511: 'Network Authentication Required',
+};
+
+/** Statuses that must not carry a body (RFC 9110 §6.4.1, §15.3.5, §15.4.5). */
+export const EMPTY_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
+/**
+ * The reason phrase of a status, or a generic one for its class.
+ *
+ * @example
+ * statusText(404); // 'Not Found'
+ */
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unknown');
+}
+
+/**
+ * Whether a response with this status is sent without a body.
+ *
+ * @example
+ * isEmptyBodyStatus(204); // true
+ */
+export function isEmptyBodyStatus(status: number): boolean {
+  return status < 200 || EMPTY_BODY_STATUSES.has(status);
+}

@@ -1,0 +1,74 @@
+/**
+ * Path templates such as `/users/:userId/orders/:id`: parsing, the param types, and building URLs.
+ */
+
+type ParamNames<Path extends string> = Path extends `${string}:${infer Rest}`
+  ? Rest extends `${infer Name}/${infer Tail}`
+    ? Name | ParamNames<Tail>
+    : Rest
+  : never;
+
+/**
+ * The params of a path template, each a string (before any schema parses it).
+ *
+ * @example
+ * type P = PathParams<'/users/:userId/orders/:id'>; // { userId: string; id: string }
+ */
+export type PathParams<Path extends string> = { [Name in ParamNames<Path>]: string };
+
+/** One segment of a parsed template. */
+export type TemplateSegment = { kind: 'static'; value: string } | { kind: 'param'; name: string };
+
+const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * Splits a template into segments and checks it: it starts with `/`, has no empty segment, and each
+ * param has a valid, unique name. A mistake throws with a sentence that says what to change.
+ *
+ * @example
+ * parseTemplate('/users/:id'); // [{ kind: 'static', value: 'users' }, { kind: 'param', name: 'id' }]
+ */
+export function parseTemplate(template: string): TemplateSegment[] {
+  if (typeof template !== 'string' || !template.startsWith('/')) {
+    throw new TypeError(`Path template ${JSON.stringify(template)} must be a string that starts with "/"`);
+  }
+  if (template === '/') return [];
+  const seen = new Set<string>();
+  const body = template.endsWith('/') ? template.slice(1, -1) : template.slice(1);
+  return body.split('/').map((part): TemplateSegment => {
+    if (part === '') throw new TypeError(`Path template ${template} has an empty segment ("//"); remove it`);
+    if (/[?#\s]/.test(part)) throw new TypeError(`Path template ${template} holds "?", "#" or white space in "${part}"; a template names only the path`);
+    if (!part.startsWith(':')) return { kind: 'static', value: part };
+    const name = part.slice(1);
+    if (!PARAM_NAME.test(name)) throw new TypeError(`Path template ${template} has an invalid param "${part}"; a param is ":" and a name such as ":id"`);
+    if (seen.has(name)) throw new TypeError(`Path template ${template} uses the param ":${name}" twice; give each param its own name`);
+    seen.add(name);
+    return { kind: 'param', name };
+  });
+}
+
+/**
+ * Joins a base path and a path into one normalized template (`/api` + `/users` → `/api/users`).
+ *
+ * @example
+ * joinPaths('/api/v1/', '/users'); // '/api/v1/users'
+ */
+export function joinPaths(base: string, path: string): string {
+  const joined = `/${base}/${path}`.replace(/\/{2,}/g, '/');
+  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
+}
+
+/**
+ * Fills a template with values, each percent-encoded, so that a value holding `/`, `?`, CR or LF
+ * can neither change the path nor inject a header.
+ *
+ * @example
+ * buildPath('/users/:id', { id: 'a/b' }); // '/users/a%2Fb'
+ */
+export function buildPath(template: string, params: Readonly<Record<string, unknown>>): string {
+  return template.replace(/:([A-Za-z_$][\w$]*)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new TypeError(`buildPath: no value for ":${name}" in ${template}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,459 @@
+import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
+import { checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
+import type { AnyContext, ApiRequest, Endpoint, HeaderRecord, QueryRecord } from './endpoint.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  HttpError,
+  InternalServerError,
+  isHttpError,
+  MethodNotAllowedError,
+  NotAcceptableError,
+  NotFoundError,
+  problemOf,
+  UnauthorizedError,
+  type InputIssue,
+} from './errors.js';
+import { ERROR_CODES } from './error-codes.js';
+import { createNegotiator, json, type Serializer } from './formats.js';
+import { checkNaming, type NamingOptions } from './naming.js';
+import { buildPath, joinPaths } from './path.js';
+import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
+import { createRouter, type Route } from './router.js';
+import { invalidInput, validatePart } from './validation.js';
+
+/**
+ * What the core answers: the status, the headers (lower-cased names), the body as a value (a result
+ * or a problem object, for tests to read) and the payload as it goes on the wire (for adapters).
+ *
+ * @example
+ * const response = await api.handle({ method: 'GET', url: '/users/7' });
+ * response.status; // 404
+ * response.body; // { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', ... }
+ */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  payload: string | Uint8Array | undefined;
+}
+
+/** What `onError` learns besides the error: the id sent to the client in `instance`, and the request. */
+export interface ErrorInfo {
+  requestId: string;
+  status: number;
+  request: ApiRequest;
+}
+
+/** A group of endpoints, such as a collection and its items. */
+export interface EndpointGroup {
+  readonly endpoints: readonly Endpoint[];
+}
+
+/** One route of an API, as adapters and documentation see it. */
+export interface RouteInfo {
+  method: string;
+  path: string;
+  endpoint: Endpoint;
+}
+
+/**
+ * Options of {@link createApi}.
+ *
+ * @example
+ * const options: ApiOptions = { basePath: '/api', endpoints: [health], bodyLimit: 64 * 1024 };
+ */
+export interface ApiOptions {
+  /** A prefix for every path, such as `/api/v1`. */
+  basePath?: string;
+  endpoints?: readonly Endpoint[];
+  resources?: readonly EndpointGroup[];
+  /** Finds the caller of a request; `undefined` is an anonymous caller. Once set, every endpoint that is not `public` needs a caller. */
+  authenticate?: (request: ApiRequest) => unknown;
+  /** A rule every protected request must pass; `false` answers 403. */
+  authorize?: (ctx: AnyContext) => boolean | Promise<boolean>;
+  /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
+  challenge?: string;
+  /** Sees every error that becomes a 5xx, and what was hidden from a client; never changes the response. */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  policy?: StatusPolicy;
+  /** Largest request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Deepest nesting of a JSON body. Default 64. */
+  maxDepth?: number;
+  /** Response formats in the server's order of preference. Default `[json]`. */
+  formats?: readonly Serializer[];
+  /** What a path that breaks the naming conventions does at start-up. Default `'error'`. */
+  naming?: 'error' | 'warn' | 'off';
+  /** Segment names or whole paths the naming check lets through. */
+  namingAllow?: NamingOptions['allow'];
+}
+
+/**
+ * An API: every endpoint behind one router and one policy.
+ *
+ * @example
+ * const response = await api.handle({ method: 'GET', url: '/api/users/7' });
+ */
+export interface Api {
+  /** Runs the whole pipeline in memory. Never rejects: every failure is a response. */
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  /** Like `handle`, but resolves to undefined when no path matches, so a host router can go on. */
+  dispatch(request: ApiRequest): Promise<ApiResponse | undefined>;
+  /** Whether some endpoint matches a path (with or without query string). */
+  matches(url: string): boolean;
+  /** Every method and path, for adapters and documentation. */
+  readonly routes: readonly RouteInfo[];
+  readonly basePath: string;
+  readonly bodyLimit: number;
+}
+
+const ONE_MEBIBYTE = 1024 * 1024;
+const DEFAULT_DEPTH = 64;
+const DEFAULT_CHALLENGE = 'Bearer realm="api"';
+const EMPTY_HEADERS: HeaderRecord = Object.freeze({}) as HeaderRecord;
+
+interface Compiled {
+  endpoint: Endpoint;
+  template: string;
+  itemTemplate: string | undefined;
+  bodyRules: BodyRules | undefined;
+}
+
+interface Settings {
+  authenticate: ApiOptions['authenticate'];
+  authorize: ApiOptions['authorize'];
+  challenge: string;
+  policy: StatusPolicy;
+  maxDepth: number;
+  bodyLimit: number;
+  formats: readonly Serializer[];
+  negotiator: ReturnType<typeof createNegotiator>;
+  vary: boolean;
+}
+
+/**
+ * Builds an API from endpoints and resources. Every option is checked now: a mistake throws with a
+ * sentence that says what to change, never at request time.
+ *
+ * @example
+ * const api = createApi({
+ *   basePath: '/api',
+ *   endpoints: [endpoint('GET', '/health', { handle: () => ({ ok: true }) })],
+ *   onError: (error, { requestId }) => console.error(requestId, error),
+ * });
+ * await api.handle({ method: 'GET', url: '/api/health' }); // { status: 200, body: { ok: true }, ... }
+ */
+export function createApi(options: ApiOptions = {}): Api {
+  const basePath = joinPaths(options.basePath ?? '/', '/');
+  const bodyLimit = checkLimit('bodyLimit', options.bodyLimit, ONE_MEBIBYTE);
+  const maxDepth = checkLimit('maxDepth', options.maxDepth, DEFAULT_DEPTH);
+  const formats = options.formats ?? [json];
+  if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
+  const onError = options.onError;
+  const settings: Settings = {
+    authenticate: options.authenticate,
+    authorize: options.authorize,
+    challenge: options.challenge ?? DEFAULT_CHALLENGE,
+    policy: options.policy ?? DEFAULT_POLICY,
+    maxDepth,
+    bodyLimit,
+    formats,
+    negotiator: createNegotiator(formats),
+    vary: formats.length > 1,
+  };
+
+  const endpoints = [...(options.endpoints ?? []), ...(options.resources ?? []).flatMap((group) => group.endpoints)];
+  const router = createRouter<Compiled>();
+  const routes: RouteInfo[] = [];
+  for (const definition of endpoints) {
+    const template = joinPaths(basePath, definition.path);
+    router.add(definition.method, template, compile(definition, template, settings));
+    routes.push({ method: definition.method, path: template, endpoint: definition });
+  }
+  const relativePaths = [...new Set(endpoints.map((definition) => definition.path))];
+  checkNaming(relativePaths, options.naming ?? 'error', options.namingAllow === undefined ? {} : { allow: options.namingAllow });
+
+  function report(error: unknown, info: ErrorInfo): void {
+    if (onError === undefined) return;
+    try {
+      onError(error, info);
+    } catch {
+      // A failing logger must not turn one error into a crash or change what the client gets.
+    }
+  }
+
+  function fail(error: unknown, request: ApiRequest, accept: string | undefined, head: boolean): ApiResponse {
+    let httpError: HttpError;
+    let instance: string | undefined;
+    if (isHttpError(error)) {
+      httpError = applyPolicy(settings.policy, error);
+    } else {
+      httpError = new InternalServerError(undefined, { cause: error });
+    }
+    if (httpError.status >= 500) {
+      instance = `urn:uuid:${globalThis.crypto.randomUUID()}`;
+      report(error, { requestId: instance, status: httpError.status, request });
+    }
+    const problem = problemOf(httpError, instance);
+    const format = settings.negotiator.problem(accept);
+    const headers: Record<string, string> = { ...httpError.headers, 'content-type': `${format.problemType ?? 'application/problem+json'}; charset=utf-8` };
+    if (settings.vary) headers.vary = 'Accept';
+    const payload = (format.serializeProblem ?? json.serializeProblem!)(problem);
+    return head ? { status: httpError.status, headers, body: undefined, payload: undefined } : { status: httpError.status, headers, body: problem, payload };
+  }
+
+  async function respond(request: ApiRequest, passUnmatched: boolean): Promise<ApiResponse | undefined> {
+    const headers = normalizeHeaders(request.headers);
+    const accept = single(headers.accept);
+    const method = request.method;
+    const head = method === 'HEAD';
+    try {
+      const { path, search } = splitUrl(request.url);
+      const match = router.find(path);
+      if (match === undefined) {
+        if (passUnmatched) return undefined;
+        throw new NotFoundError('No resource matches this path');
+      }
+      let compiled = match.route.handlers[method];
+      if (compiled === undefined) {
+        if (head && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
+        else if (method === 'OPTIONS') return optionsResponse(match.route, settings);
+        else throw new MethodNotAllowedError(match.route.allow);
+      }
+      const response = await run(compiled, match.params, search, headers, request, settings);
+      if (head) {
+        response.body = undefined;
+        response.payload = undefined;
+      }
+      return response;
+    } catch (error) {
+      return fail(error, request, accept, head);
+    }
+  }
+
+  return {
+    handle: (request) => respond(request, false) as Promise<ApiResponse>,
+    dispatch: (request) => respond(request, true),
+    matches: (url) => {
+      try {
+        return router.find(splitUrl(url).path) !== undefined;
+      } catch {
+        return true;
+      }
+    },
+    routes,
+    basePath,
+    bodyLimit,
+  };
+}
+
+function checkLimit(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`createApi: "${name}" must be a whole number of at least 0, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  }
+  return value;
+}
+
+function compile(endpoint: Endpoint, template: string, settings: Settings): Compiled {
+  let bodyRules: BodyRules | undefined;
+  if (BODY_METHODS.has(endpoint.method)) {
+    const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
+    const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
+    bodyRules = {
+      limit: settings.bodyLimit,
+      maxDepth: settings.maxDepth,
+      consumes,
+      acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },
+    };
+  }
+  const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
+  return { endpoint, template, itemTemplate, bodyRules };
+}
+
+function optionsResponse(route: Route<Compiled>, settings: Settings): ApiResponse {
+  return { status: settings.policy.decide('options'), headers: { allow: route.allow }, body: undefined, payload: undefined };
+}
+
+async function run(
+  compiled: Compiled,
+  rawParams: Record<string, string>,
+  search: string,
+  headers: HeaderRecord,
+  request: ApiRequest,
+  settings: Settings,
+): Promise<ApiResponse> {
+  const { endpoint, bodyRules } = compiled;
+  let format = settings.negotiator.content(single(headers.accept));
+  if (format === undefined) {
+    if (settings.policy.unacceptable === 'reject') {
+      throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
+    }
+    format = json;
+  }
+
+  let mediaType: string | undefined;
+  if (bodyRules !== undefined) {
+    const contentType = single(headers['content-type']);
+    if (contentType !== undefined) mediaType = checkMediaType(contentType, bodyRules);
+    const declared = Number(single(headers['content-length']));
+    if (declared > bodyRules.limit) await readBody(new Uint8Array(declared), bodyRules.limit);
+  }
+
+  const ctx: AnyContext = {
+    params: rawParams,
+    query: search === '' ? Object.create(null) : parseQuery(search),
+    headers,
+    body: undefined,
+    principal: undefined,
+    request,
+  };
+
+  if (settings.authenticate !== undefined) {
+    ctx.principal = await authenticate(settings, request, endpoint.public);
+    if (ctx.principal === undefined && !endpoint.public) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
+  }
+
+  if (bodyRules !== undefined) ctx.body = await readRequestBody(request.body, headers, mediaType, bodyRules);
+
+  const issues: InputIssue[] = [];
+  if (endpoint.params !== undefined) ctx.params = await validated(endpoint.params, rawParams, 'path', issues);
+  if (endpoint.query !== undefined) ctx.query = await validated(endpoint.query, ctx.query, 'query', issues);
+  if (endpoint.headers !== undefined) ctx.headers = await validated(endpoint.headers, headers, 'header', issues);
+  if (endpoint.body !== undefined) {
+    if (ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
+    ctx.body = await validated(endpoint.body, ctx.body, 'body', issues);
+  }
+  if (issues.length > 0) throw invalidInput(issues);
+
+  if (!endpoint.public || ctx.principal !== undefined) {
+    if (settings.authorize !== undefined && (await settings.authorize(ctx)) !== true) throw new ForbiddenError();
+    for (const rule of endpoint.authorize) if ((await rule(ctx)) !== true) throw new ForbiddenError();
+  }
+  for (const guard of endpoint.guards) await guard(ctx);
+
+  let result = await endpoint.handle(ctx);
+  if (result instanceof Error || isHttpError(result)) throw result;
+  for (const filter of endpoint.filters) result = await filter(result, ctx);
+
+  return succeed(compiled, result, ctx, rawParams, format, settings);
+}
+
+async function authenticate(settings: Settings, request: ApiRequest, isPublic: boolean): Promise<unknown> {
+  try {
+    return await settings.authenticate!(request);
+  } catch (error) {
+    // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
+    if (isPublic && isHttpError(error) && error.status === 401) return undefined;
+    if (isHttpError(error) && error.status === 401 && error.headers['www-authenticate'] === undefined) {
+      throw new UnauthorizedError(error.detail, { challenge: settings.challenge });
+    }
+    throw error;
+  }
+}
+
+async function validated(schema: NonNullable<Endpoint['params']>, value: unknown, location: InputIssue['in'], issues: InputIssue[]): Promise<unknown> {
+  const result = await validatePart(schema, value, location);
+  if (result.ok) return result.value;
+  issues.push(...result.issues);
+  return value;
+}
+
+async function readRequestBody(body: unknown, headers: HeaderRecord, mediaType: string | undefined, rules: BodyRules): Promise<unknown> {
+  if (body === undefined || body === null) return undefined;
+  if (!isRawBody(body)) {
+    inspectBody(body, rules.maxDepth);
+    return body;
+  }
+  const text = await readBody(body, rules.limit);
+  if (text === '') return undefined;
+  const type = mediaType ?? checkMediaType(single(headers['content-type']), rules);
+  const parsed = parseBodyText(text, type);
+  inspectBody(parsed, rules.maxDepth);
+  return parsed;
+}
+
+function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams: Record<string, string>, format: Serializer, settings: Settings): ApiResponse {
+  const { endpoint } = compiled;
+  const operation = endpoint.operation;
+  const missing = result === undefined || result === null;
+  if (operation === 'read' || operation === 'replace' || operation === 'update' || operation === 'remove') {
+    if (missing || (operation === 'remove' && result === false)) throw new NotFoundError();
+  }
+  const headers: Record<string, string> = {};
+  if (settings.vary) headers.vary = 'Accept';
+  let status: number;
+  let body: unknown = result;
+  if (operation === 'remove' && result === true) {
+    status = settings.policy.decide('empty');
+    body = undefined;
+  } else if (missing && operation !== 'create') {
+    status = settings.policy.decide('empty');
+    body = undefined;
+  } else {
+    status = settings.policy.decide(operation);
+  }
+  if (operation === 'create' && !missing) {
+    const location = endpoint.location !== undefined ? endpoint.location(result, ctx) : defaultLocation(compiled, result, rawParams);
+    if (location !== undefined) headers.location = location;
+  }
+  if (isEmptyBodyStatus(status) || body === undefined || body === null) {
+    return { status, headers, body: undefined, payload: undefined };
+  }
+  const payload = format.serialize(body);
+  headers['content-type'] = format.contentType;
+  return { status, headers, body, payload };
+}
+
+function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>): string | undefined {
+  const id = (result as { id?: unknown }).id;
+  if (compiled.itemTemplate === undefined || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
+  return buildPath(compiled.itemTemplate, { ...rawParams, id });
+}
+
+/** The path and the query string of a request target, which may be a path or an absolute URL. */
+function splitUrl(url: string): { path: string; search: string } {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47) {
+    const scheme = url.indexOf('://');
+    if (scheme !== -1) {
+      const slash = url.indexOf('/', scheme + 3);
+      if (slash === -1) return { path: '/', search: '' };
+      start = slash;
+    }
+  }
+  const question = url.indexOf('?', start);
+  const hash = url.indexOf('#', start);
+  const end = question !== -1 ? question : hash !== -1 ? hash : url.length;
+  const path = start === 0 && end === url.length ? url : url.slice(start, end);
+  if (question === -1) return { path, search: '' };
+  return { path, search: url.slice(question + 1, hash > question ? hash : url.length) };
+}
+
+function parseQuery(search: string): QueryRecord {
+  const query: QueryRecord = Object.create(null);
+  for (const [key, value] of new URLSearchParams(search)) {
+    const existing = query[key];
+    if (existing === undefined) query[key] = value;
+    else if (typeof existing === 'string') query[key] = [existing, value];
+    else existing.push(value);
+  }
+  return query;
+}
+
+function normalizeHeaders(headers: HeaderRecord | undefined): HeaderRecord {
+  if (headers === undefined) return EMPTY_HEADERS;
+  for (const name in headers) {
+    if (name !== name.toLowerCase()) {
+      const lowered: HeaderRecord = {};
+      for (const [key, value] of Object.entries(headers)) lowered[key.toLowerCase()] = value;
+      return lowered;
+    }
+  }
+  return headers;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

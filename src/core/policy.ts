@@ -1,0 +1,148 @@
+import { HttpError } from './errors.js';
+
+/** Outcomes that succeed. Their statuses must be 2xx. */
+export const SUCCESS_OUTCOMES = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove', 'options', 'empty'] as const;
+
+/** Outcomes that fail. Their statuses must be 4xx or 5xx. */
+export const ERROR_OUTCOMES = [
+  'badRequest',
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'methodNotAllowed',
+  'notAcceptable',
+  'payloadTooLarge',
+  'unsupportedMediaType',
+  'internalError',
+  'timeout',
+] as const;
+
+/**
+ * An operation that succeeded, or a way a request failed: the keys of the status table.
+ * `empty` is a `submit` (or custom endpoint) whose handler returned nothing.
+ *
+ * @example
+ * const outcome: Outcome = 'create';
+ */
+export type Outcome = (typeof SUCCESS_OUTCOMES)[number] | (typeof ERROR_OUTCOMES)[number];
+
+/**
+ * The operation an endpoint performs. It decides the success status and what an `undefined` result
+ * means (a missing item for read, replace, update and remove).
+ *
+ * @example
+ * endpoint('POST', '/searches', { operation: 'submit', handle: run });
+ */
+export type Operation = 'list' | 'read' | 'create' | 'submit' | 'replace' | 'update' | 'remove';
+
+/** The default table: CONVENTIONS.md §4.2 and §7.1, plus the RFC 9110 statuses it implies. */
+export const DEFAULT_STATUSES: Readonly<Record<Outcome, number>> = Object.freeze({
+  list: 200,
+  read: 200,
+  create: 201,
+  submit: 200,
+  replace: 200,
+  update: 200,
+  remove: 200,
+  options: 204,
+  empty: 204,
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  methodNotAllowed: 405,
+  notAcceptable: 406,
+  payloadTooLarge: 413,
+  unsupportedMediaType: 415,
+  internalError: 500,
+  timeout: 503,
+});
+
+/** What to do when nothing acceptable can be produced: answer 406, or send JSON anyway. */
+export type UnacceptablePolicy = 'reject' | 'json';
+
+/** Overrides for {@link createStatusPolicy}. */
+export type StatusPolicyOverrides = { [K in Outcome]?: number } & { unacceptable?: UnacceptablePolicy };
+
+/**
+ * The status-code policy of an API: one table from outcome to status, and `decide()`.
+ *
+ * @example
+ * createStatusPolicy({ remove: 204 }).decide('remove'); // 204
+ */
+export interface StatusPolicy {
+  readonly statuses: Readonly<Record<Outcome, number>>;
+  readonly unacceptable: UnacceptablePolicy;
+  decide(outcome: Outcome): number;
+}
+
+const OUTCOME_BY_ERROR_STATUS: ReadonlyMap<number, Outcome> = new Map(
+  ERROR_OUTCOMES.map((outcome) => [DEFAULT_STATUSES[outcome], outcome] as const),
+);
+const SUCCESS_SET: ReadonlySet<string> = new Set(SUCCESS_OUTCOMES);
+const ERROR_SET: ReadonlySet<string> = new Set(ERROR_OUTCOMES);
+
+/**
+ * Builds a status policy from the defaults and your overrides. It throws at once for an unknown
+ * outcome, a status outside 100-599, a success that is not 2xx, or an error that is not 4xx or 5xx:
+ * an error is never reported with 200.
+ *
+ * @example
+ * const policy = createStatusPolicy({ remove: 204, forbidden: 404 }); // DELETE → 204; someone else's item → 404
+ * createStatusPolicy({ notFound: 200 }); // throws
+ */
+export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): StatusPolicy {
+  const statuses: Record<Outcome, number> = { ...DEFAULT_STATUSES };
+  let unacceptable: UnacceptablePolicy = 'reject';
+  for (const [key, value] of Object.entries(overrides)) {
+    if (key === 'unacceptable') {
+      if (value !== 'reject' && value !== 'json') {
+        throw new TypeError(`createStatusPolicy: "unacceptable" must be 'reject' (406) or 'json' (send JSON anyway), got ${JSON.stringify(value)}`);
+      }
+      unacceptable = value;
+      continue;
+    }
+    if (value === undefined) continue;
+    statuses[checkOverride(key, value)] = value as number;
+  }
+  Object.freeze(statuses);
+  return Object.freeze({ statuses, unacceptable, decide: (outcome: Outcome) => statuses[outcome] });
+}
+
+function checkOverride(key: string, value: unknown): Outcome {
+  const isSuccess = SUCCESS_SET.has(key);
+  if (!isSuccess && !ERROR_SET.has(key)) {
+    throw new TypeError(`createStatusPolicy: unknown outcome "${key}"; use one of ${[...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].join(', ')}`);
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 599) {
+    throw new RangeError(`createStatusPolicy: "${key}" must be an integer status from 100 to 599, got ${JSON.stringify(value)}`);
+  }
+  if (isSuccess && (value < 200 || value > 299)) {
+    throw new RangeError(`createStatusPolicy: "${key}" is a success and must be answered with a 2xx status, got ${value}`);
+  }
+  if (!isSuccess && value < 400) {
+    throw new RangeError(`createStatusPolicy: "${key}" is an error and must be answered with a 4xx or 5xx status, got ${value}: an error is never reported as a success`);
+  }
+  return key as Outcome;
+}
+
+/** The policy with every default. */
+export const DEFAULT_POLICY: StatusPolicy = createStatusPolicy();
+
+/**
+ * The error as the policy wants it sent. An error whose status the policy maps elsewhere (for example
+ * `forbidden: 404`) becomes a plain error of the new status that says nothing of the original, so a
+ * hidden 403 cannot be told apart from a real 404.
+ *
+ * @example
+ * applyPolicy(createStatusPolicy({ forbidden: 404 }), new ForbiddenError()).status; // 404
+ */
+export function applyPolicy(policy: StatusPolicy, error: HttpError): HttpError {
+  const outcome = OUTCOME_BY_ERROR_STATUS.get(error.status);
+  if (outcome === undefined) return error;
+  const status = policy.statuses[outcome];
+  if (status === error.status) return error;
+  const replacement = OUTCOME_BY_ERROR_STATUS.get(status);
+  const headers = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? 'Bearer realm="api"' } : {};
+  return new HttpError(status, { headers, cause: error });
+}

@@ -1,0 +1,55 @@
+/**
+ * The Standard Schema interface (standardschema.dev), declared here so that restcanon's published
+ * types need no package: zod 4, valibot 1, arktype 2 and others implement it structurally.
+ */
+
+/** A path segment of an issue, as some libraries report it. */
+export interface StandardPathSegment {
+  readonly key: PropertyKey;
+}
+
+/** One problem a schema found. */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | StandardPathSegment> | undefined;
+}
+
+/** What `validate` returns: the parsed value, or the issues. */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardIssue> };
+
+/**
+ * Any schema that implements Standard Schema v1.
+ *
+ * @example
+ * import { z } from 'zod';
+ * const schema: StandardSchema<unknown, { name: string }> = z.object({ name: z.string() });
+ */
+export interface StandardSchema<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+/**
+ * The type a schema produces.
+ *
+ * @example
+ * type User = InferOutput<typeof UserSchema>;
+ */
+export type InferOutput<Schema> = Schema extends StandardSchema<unknown, infer Output> ? Output : unknown;
+
+/**
+ * Whether a value implements Standard Schema v1.
+ *
+ * @example
+ * isStandardSchema(z.string()); // true
+ */
+export function isStandardSchema(value: unknown): value is StandardSchema {
+  const props = (value as { '~standard'?: { validate?: unknown } } | null | undefined)?.['~standard'];
+  return typeof props === 'object' && props !== null && typeof props.validate === 'function';
+}

@@ -1,0 +1,68 @@
+export { METHODS, STATUS_TEXT, statusText, isEmptyBodyStatus, type Method } from './core/http.js';
+export { ERROR_CODES, type ErrorCode } from './core/error-codes.js';
+export {
+  HttpError,
+  BadRequestError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  MethodNotAllowedError,
+  NotAcceptableError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  InternalServerError,
+  isHttpError,
+  problemOf,
+  type HttpErrorOptions,
+  type UnauthorizedOptions,
+  type InputIssue,
+  type IssueLocation,
+  type ProblemDetails,
+} from './core/errors.js';
+export {
+  createStatusPolicy,
+  applyPolicy,
+  DEFAULT_POLICY,
+  DEFAULT_STATUSES,
+  SUCCESS_OUTCOMES,
+  ERROR_OUTCOMES,
+  type Outcome,
+  type Operation,
+  type StatusPolicy,
+  type StatusPolicyOverrides,
+  type UnacceptablePolicy,
+} from './core/policy.js';
+export { buildPath, joinPaths, parseTemplate, type PathParams, type TemplateSegment } from './core/path.js';
+export { createRouter, Router, type Route, type RouteMatch } from './core/router.js';
+export { isStandardSchema, type InferOutput, type StandardSchema, type StandardIssue, type StandardResult } from './core/standard-schema.js';
+export { validatePart, toPointer, type PartSchema, type PartResult } from './core/validation.js';
+export { json, text, negotiate, type Serializer } from './core/formats.js';
+export { parseMediaType, type RawBody, type MediaType } from './core/body.js';
+export {
+  endpoint,
+  defineEndpoint,
+  type ApiRequest,
+  type Authorize,
+  type Context,
+  type Endpoint,
+  type EndpointConfig,
+  type EndpointContext,
+  type Guard,
+  type HeaderRecord,
+  type Principal,
+  type QueryRecord,
+  type Register,
+  type ResultFilter,
+} from './core/endpoint.js';
+export { createApi, type Api, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
+export {
+  lintPath,
+  lintPaths,
+  checkNaming,
+  ConventionError,
+  isConventionError,
+  type NamingFinding,
+  type NamingMode,
+  type NamingOptions,
+  type NamingRule,
+} from './core/naming.js';

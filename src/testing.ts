@@ -1,0 +1,95 @@
+/**
+ * restcanon/testing: run handlers and whole APIs without HTTP, in unit tests.
+ */
+import type { AnyContext, ApiRequest, Context, Endpoint, HeaderRecord } from './core/endpoint.js';
+import { createApi, type Api, type ApiOptions, type ApiResponse } from './core/pipeline.js';
+
+/**
+ * A context for calling a handler directly: every part you leave out is empty.
+ *
+ * @example
+ * const ctx = createTestContext({ params: { id: 7 }, principal: { id: 1 } });
+ * expect(await readUser(ctx)).toEqual({ id: 7, name: 'Ada' });
+ */
+export function createTestContext<Params = Record<string, string>, Query = Record<string, string | string[]>, Headers = HeaderRecord, Body = unknown, Caller = unknown>(
+  parts: Partial<Context<Params, Query, Headers, Body, Caller>> = {},
+): Context<Params, Query, Headers, Body, Caller> {
+  return {
+    params: parts.params ?? ({} as Params),
+    query: parts.query ?? ({} as Query),
+    headers: parts.headers ?? ({} as Headers),
+    body: parts.body as Body,
+    principal: parts.principal as Caller,
+    request: parts.request ?? { method: 'GET', url: '/' },
+  };
+}
+
+/** A request for {@link TestClient}: an object body is sent as JSON text with its `Content-Type`. */
+export interface TestRequestInit {
+  headers?: HeaderRecord;
+  body?: unknown;
+}
+
+/**
+ * Calls an API as a client would, without HTTP. Object bodies are sent as JSON text, as on the wire.
+ *
+ * @example
+ * const client = createTestClient(api);
+ * const response = await client.post('/users', { body: { name: 'Ada' } });
+ * response.status; // 201
+ */
+export interface TestClient {
+  request(method: string, url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  get(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  head(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  options(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  post(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  put(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  patch(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+  delete(url: string, init?: TestRequestInit): Promise<ApiResponse>;
+}
+
+/**
+ * Creates a {@link TestClient} for an API.
+ *
+ * @example
+ * const client = createTestClient(api);
+ * expect((await client.get('/users/404')).status).toBe(404);
+ */
+export function createTestClient(api: Api): TestClient {
+  const request = (method: string, url: string, init: TestRequestInit = {}): Promise<ApiResponse> => {
+    const headers: HeaderRecord = { ...init.headers };
+    const apiRequest: ApiRequest = { method, url, headers };
+    if (init.body !== undefined) {
+      if (typeof init.body === 'string' || init.body instanceof Uint8Array) {
+        apiRequest.body = init.body;
+      } else {
+        apiRequest.body = JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+    }
+    return api.handle(apiRequest);
+  };
+  return {
+    request,
+    get: (url, init) => request('GET', url, init),
+    head: (url, init) => request('HEAD', url, init),
+    options: (url, init) => request('OPTIONS', url, init),
+    post: (url, init) => request('POST', url, init),
+    put: (url, init) => request('PUT', url, init),
+    patch: (url, init) => request('PATCH', url, init),
+    delete: (url, init) => request('DELETE', url, init),
+  };
+}
+
+/**
+ * Runs one endpoint through the whole pipeline (routing, validation, policy, errors) without HTTP.
+ *
+ * @example
+ * const response = await callEndpoint(readUser, { method: 'GET', url: '/users/7' });
+ */
+export function callEndpoint(endpoint: Endpoint, request: ApiRequest, options: Omit<ApiOptions, 'endpoints' | 'resources'> = {}): Promise<ApiResponse> {
+  return createApi({ naming: 'off', ...options, endpoints: [endpoint] }).handle(request);
+}
+
+export type { AnyContext };

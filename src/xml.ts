@@ -1,0 +1,2 @@
+// restcanon/xml: filled in by the formats work.
+export {};
