@@ -54,7 +54,7 @@ export {
   type Register,
   type ResultFilter,
 } from './core/endpoint.js';
-export { createApi, type Api, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
+export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
 export {
   lintPath,
   lintPaths,

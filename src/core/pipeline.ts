@@ -146,68 +146,21 @@ interface Settings {
  */
 export function createApi(options: ApiOptions = {}): Api {
   const basePath = joinPaths(options.basePath ?? '/', '/');
-  const bodyLimit = checkLimit('bodyLimit', options.bodyLimit, ONE_MEBIBYTE);
-  const maxDepth = checkLimit('maxDepth', options.maxDepth, DEFAULT_DEPTH);
-  const formats = options.formats ?? [json];
-  if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
-  const onError = options.onError;
-  const settings: Settings = {
-    authenticate: options.authenticate,
-    authorize: options.authorize,
-    challenge: options.challenge ?? DEFAULT_CHALLENGE,
-    policy: options.policy ?? DEFAULT_POLICY,
-    maxDepth,
-    bodyLimit,
-    formats,
-    negotiator: createNegotiator(formats),
-    vary: formats.length > 1,
-  };
-
+  const runtime = createRuntime(options);
   const endpoints = [...(options.endpoints ?? []), ...(options.resources ?? []).flatMap((group) => group.endpoints)];
   const router = createRouter<Compiled>();
   const routes: RouteInfo[] = [];
   for (const definition of endpoints) {
     const template = joinPaths(basePath, definition.path);
-    router.add(definition.method, template, compile(definition, template, settings));
+    router.add(definition.method, template, compile(definition, template, runtime.settings));
     routes.push({ method: definition.method, path: template, endpoint: definition });
   }
   const relativePaths = [...new Set(endpoints.map((definition) => definition.path))];
   checkNaming(relativePaths, options.naming ?? 'error', options.namingAllow === undefined ? {} : { allow: options.namingAllow });
 
-  function report(error: unknown, info: ErrorInfo): void {
-    if (onError === undefined) return;
-    try {
-      onError(error, info);
-    } catch {
-      // A failing logger must not turn one error into a crash or change what the client gets.
-    }
-  }
-
-  function fail(error: unknown, request: ApiRequest, accept: string | undefined, head: boolean): ApiResponse {
-    let httpError: HttpError;
-    let instance: string | undefined;
-    if (isHttpError(error)) {
-      httpError = applyPolicy(settings.policy, error);
-    } else {
-      httpError = new InternalServerError(undefined, { cause: error });
-    }
-    if (httpError.status >= 500) {
-      instance = `urn:uuid:${globalThis.crypto.randomUUID()}`;
-      report(error, { requestId: instance, status: httpError.status, request });
-    }
-    const problem = problemOf(httpError, instance);
-    const format = settings.negotiator.problem(accept);
-    const headers: Record<string, string> = { ...httpError.headers, 'content-type': `${format.problemType ?? 'application/problem+json'}; charset=utf-8` };
-    if (settings.vary) headers.vary = 'Accept';
-    const payload = (format.serializeProblem ?? json.serializeProblem!)(problem);
-    return head ? { status: httpError.status, headers, body: undefined, payload: undefined } : { status: httpError.status, headers, body: problem, payload };
-  }
-
   async function respond(request: ApiRequest, passUnmatched: boolean): Promise<ApiResponse | undefined> {
     const headers = normalizeHeaders(request.headers);
-    const accept = single(headers.accept);
     const method = request.method;
-    const head = method === 'HEAD';
     try {
       const { path, search } = splitUrl(request.url);
       const match = router.find(path);
@@ -217,18 +170,13 @@ export function createApi(options: ApiOptions = {}): Api {
       }
       let compiled = match.route.handlers[method];
       if (compiled === undefined) {
-        if (head && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
-        else if (method === 'OPTIONS') return optionsResponse(match.route, settings);
+        if (method === 'HEAD' && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
+        else if (method === 'OPTIONS') return optionsResponse(match.route, runtime.settings);
         else throw new MethodNotAllowedError(match.route.allow);
       }
-      const response = await run(compiled, match.params, search, headers, request, settings);
-      if (head) {
-        response.body = undefined;
-        response.payload = undefined;
-      }
-      return response;
+      return await runtime.run(compiled, match.params, search, headers, request);
     } catch (error) {
-      return fail(error, request, accept, head);
+      return runtime.fail(error, request, headers);
     }
   }
 
@@ -244,8 +192,95 @@ export function createApi(options: ApiOptions = {}): Api {
     },
     routes,
     basePath,
-    bodyLimit,
+    bodyLimit: runtime.settings.bodyLimit,
   };
+}
+
+/** Options of {@link createEndpointHandler}: those of `createApi` that apply to one endpoint. */
+export type EndpointHandlerOptions = Omit<ApiOptions, 'basePath' | 'endpoints' | 'resources' | 'naming' | 'namingAllow'>;
+
+/**
+ * Runs one endpoint through the pipeline with params that a host router already matched: for teams
+ * that keep their own router and want validation, the status policy and safe errors on one route.
+ * The framework wrappers (`expressHandler`, `fastifyHandler`, `nodeHandler`) are built on it.
+ *
+ * @example
+ * const readUserHandler = createEndpointHandler(readUser);
+ * const response = await readUserHandler({ method: 'GET', url: '/users/7' }, { id: '7' });
+ */
+export function createEndpointHandler(
+  definition: Endpoint,
+  options: EndpointHandlerOptions = {},
+): (request: ApiRequest, params: Record<string, string>) => Promise<ApiResponse> {
+  const runtime = createRuntime(options);
+  const compiled = compile(definition, definition.path, runtime.settings);
+  return async (request, params) => {
+    const headers = normalizeHeaders(request.headers);
+    try {
+      return await runtime.run(compiled, params, splitUrl(request.url).search, headers, request);
+    } catch (error) {
+      return runtime.fail(error, request, headers);
+    }
+  };
+}
+
+interface Runtime {
+  settings: Settings;
+  run(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse>;
+  fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse;
+}
+
+function createRuntime(options: ApiOptions): Runtime {
+  const formats = options.formats ?? [json];
+  if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
+  const onError = options.onError;
+  const settings: Settings = {
+    authenticate: options.authenticate,
+    authorize: options.authorize,
+    challenge: options.challenge ?? DEFAULT_CHALLENGE,
+    policy: options.policy ?? DEFAULT_POLICY,
+    maxDepth: checkLimit('maxDepth', options.maxDepth, DEFAULT_DEPTH),
+    bodyLimit: checkLimit('bodyLimit', options.bodyLimit, ONE_MEBIBYTE),
+    formats,
+    negotiator: createNegotiator(formats),
+    vary: formats.length > 1,
+  };
+
+  function report(error: unknown, info: ErrorInfo): void {
+    if (onError === undefined) return;
+    try {
+      onError(error, info);
+    } catch {
+      // A failing logger must not turn one error into a crash or change what the client gets.
+    }
+  }
+
+  function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
+    const httpError = isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error });
+    let instance: string | undefined;
+    if (httpError.status >= 500) {
+      instance = `urn:uuid:${globalThis.crypto.randomUUID()}`;
+      report(error, { requestId: instance, status: httpError.status, request });
+    }
+    const problem = problemOf(httpError, instance);
+    const format = settings.negotiator.problem(single(headers.accept));
+    const responseHeaders: Record<string, string> = { ...httpError.headers, 'content-type': `${format.problemType ?? 'application/problem+json'}; charset=utf-8` };
+    if (settings.vary) responseHeaders.vary = 'Accept';
+    if (request.method === 'HEAD') return { status: httpError.status, headers: responseHeaders, body: undefined, payload: undefined };
+    const payload = (format.serializeProblem ?? json.serializeProblem!)(problem);
+    return { status: httpError.status, headers: responseHeaders, body: problem, payload };
+  }
+
+  async function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {
+    const response = await run(compiled, rawParams, search, headers, request, settings);
+    if (request.method === 'HEAD') {
+      response.body = undefined;
+      response.payload = undefined;
+    }
+    return response;
+  }
+
+  return { settings, run: runEndpoint, fail };
 }
 
 function checkLimit(name: string, value: unknown, fallback: number): number {
