@@ -54,6 +54,17 @@ export {
   type Register,
   type ResultFilter,
 } from './core/endpoint.js';
+export {
+  collection,
+  COLLECTION_OPERATIONS,
+  type ChildParam,
+  type ChildParams,
+  type Collection,
+  type CollectionDefinition,
+  type CollectionOperation,
+  type ItemParams,
+  type OperationDefinition,
+} from './core/resource.js';
 export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
 export {
   lintPath,

@@ -75,8 +75,11 @@ export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => boolean | Promise<boolea
  */
 export type Guard = (ctx: AnyContext) => void | Promise<void>;
 
-/** A step that may change or check a result before it is sent (ownership filters lists with one). */
-export type ResultFilter = (result: unknown, ctx: AnyContext) => unknown;
+/**
+ * A step that may change or check a result before it is sent (ownership filters lists with one).
+ * `report` hands something worth an operator's attention to the API's `onError`.
+ */
+export type ResultFilter = (result: unknown, ctx: AnyContext, report: (error: unknown) => void) => unknown;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 

@@ -130,6 +130,7 @@ interface Settings {
   formats: readonly Serializer[];
   negotiator: ReturnType<typeof createNegotiator>;
   vary: boolean;
+  report: (error: unknown, info: ErrorInfo) => void;
 }
 
 /**
@@ -147,7 +148,8 @@ interface Settings {
 export function createApi(options: ApiOptions = {}): Api {
   const basePath = joinPaths(options.basePath ?? '/', '/');
   const runtime = createRuntime(options);
-  const endpoints = [...(options.endpoints ?? []), ...(options.resources ?? []).flatMap((group) => group.endpoints)];
+  // A nested collection's endpoints come with its parent's too: listing both must not declare them twice.
+  const endpoints = [...new Set([...(options.endpoints ?? []), ...(options.resources ?? []).flatMap((group) => group.endpoints)])];
   const router = createRouter<Compiled>();
   const routes: RouteInfo[] = [];
   for (const definition of endpoints) {
@@ -234,6 +236,14 @@ function createRuntime(options: ApiOptions): Runtime {
   const formats = options.formats ?? [json];
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
   const onError = options.onError;
+  function report(error: unknown, info: ErrorInfo): void {
+    if (onError === undefined) return;
+    try {
+      onError(error, info);
+    } catch {
+      // A failing logger must not turn one error into a crash or change what the client gets.
+    }
+  }
   const settings: Settings = {
     authenticate: options.authenticate,
     authorize: options.authorize,
@@ -244,16 +254,8 @@ function createRuntime(options: ApiOptions): Runtime {
     formats,
     negotiator: createNegotiator(formats),
     vary: formats.length > 1,
+    report,
   };
-
-  function report(error: unknown, info: ErrorInfo): void {
-    if (onError === undefined) return;
-    try {
-      onError(error, info);
-    } catch {
-      // A failing logger must not turn one error into a crash or change what the client gets.
-    }
-  }
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
     const httpError = isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error });
@@ -370,7 +372,10 @@ async function run(
 
   let result = await endpoint.handle(ctx);
   if (result instanceof Error || isHttpError(result)) throw result;
-  for (const filter of endpoint.filters) result = await filter(result, ctx);
+  if (endpoint.filters.length > 0) {
+    const report = (error: unknown) => settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(endpoint.operation), request });
+    for (const filter of endpoint.filters) result = await filter(result, ctx, report);
+  }
 
   return succeed(compiled, result, ctx, rawParams, format, settings);
 }

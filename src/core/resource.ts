@@ -1,0 +1,312 @@
+import type { AnyContext, Authorize, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter } from './endpoint.js';
+import { defineEndpoint } from './endpoint.js';
+import { ForbiddenError, NotFoundError } from './errors.js';
+import type { Method } from './http.js';
+import type { Operation } from './policy.js';
+import type { InferOutput, StandardSchema } from './standard-schema.js';
+
+/** The six operations of a collection (CONVENTIONS.md §4.2). */
+export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'update', 'remove'] as const;
+
+/**
+ * One of the six operations a collection can declare.
+ *
+ * @example
+ * const publicOps: CollectionOperation[] = ['list', 'read'];
+ */
+export type CollectionOperation = (typeof COLLECTION_OPERATIONS)[number];
+
+const ROUTES: Readonly<Record<CollectionOperation, { method: Method; onItem: boolean }>> = {
+  list: { method: 'GET', onItem: false },
+  create: { method: 'POST', onItem: false },
+  read: { method: 'GET', onItem: true },
+  replace: { method: 'PUT', onItem: true },
+  update: { method: 'PATCH', onItem: true },
+  remove: { method: 'DELETE', onItem: true },
+};
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Output<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The param name children use for a collection's id: `users` → `userId`, `categories` → `categoryId`.
+ * Pass `param` to choose another.
+ */
+export type ChildParam<Name extends string> = Name extends `${infer Stem}ies` ? `${Stem}yId` : Name extends `${infer Stem}s` ? `${Stem}Id` : `${Name}Id`;
+
+/** An operation as a bare handler, or with its own access rules. */
+export type OperationDefinition<Ctx, Result> =
+  | ((ctx: Ctx) => Awaitable<Result>)
+  | {
+      handle: (ctx: Ctx) => Awaitable<Result>;
+      /** Reachable without a principal. */
+      public?: boolean;
+      /** A rule for this operation only, on top of the API's and the collection's. */
+      authorize?: Authorize<Ctx>;
+      /** One line for generated documentation. */
+      summary?: string;
+    };
+
+/**
+ * A collection's definition: schemas, access rules, and any of the six operations. Only the
+ * operations it holds exist; the others answer 405 with `Allow`.
+ *
+ * @example
+ * const definition: CollectionDefinition = { list: () => [...store.values()] };
+ */
+export interface CollectionDefinition<
+  Params = {},
+  IdSchema extends StandardSchema | undefined = undefined,
+  BodySchema extends StandardSchema | undefined = undefined,
+  PatchSchema extends StandardSchema | undefined = undefined,
+  QuerySchema extends StandardSchema | undefined = undefined,
+  Param extends string = string,
+  Item = unknown,
+> {
+  /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
+  id?: IdSchema;
+  /** The body of create (POST) and replace (PUT). */
+  body?: BodySchema;
+  /** The body of update (PATCH). */
+  patch?: PatchSchema;
+  /** The query of list. */
+  query?: QuerySchema;
+  /** The name of this collection's id in its children's paths. Default: singular name plus `Id`. */
+  param?: Param;
+  /** Operations reachable without a principal: `true` for all, or a list. */
+  public?: boolean | readonly CollectionOperation[];
+  /** A rule for every operation of this collection and of its children. */
+  authorize?: Authorize<AnyContext>;
+  /**
+   * Whether the caller may see and change an item. With it, read, replace, update and remove load
+   * the item through `read` first and answer 403 for someone else's (before any change); list drops
+   * such items (and reports them to `onError`); children check every ancestor.
+   */
+  owner?: (item: Item, principal: Principal) => boolean;
+  list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, unknown>;
+  read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, unknown>;
+  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, unknown>;
+  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, unknown>;
+  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<PatchSchema, unknown>>, unknown>;
+  remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, unknown>;
+}
+
+/** The params of an item: the ancestors' and its own `id`. */
+export type ItemParams<Params, IdSchema> = Simplify<Params & { id: Output<IdSchema, string> }>;
+
+/** The params a child collection inherits: the ancestors' and this collection's id under its param name. */
+export type ChildParams<Params, IdSchema, Param extends string> = Simplify<Params & { [K in Param]: Output<IdSchema, string> }>;
+
+/**
+ * A collection and its items: `/<name>` and `/<name>/:id`, with nested collections below the item.
+ * Pass it to `createApi({ resources })`; its `endpoints` include every nested collection's.
+ *
+ * @example
+ * const orders = users.collection('orders', { list: (ctx) => db.orders.byUser(ctx.params.userId) });
+ */
+export interface Collection<ParentParams = {}> {
+  readonly name: string;
+  /** The template of the collection, such as `/users/:userId/orders`. */
+  readonly path: string;
+  /** The template of one item, such as `/users/:userId/orders/:id`. */
+  readonly itemPath: string;
+  /** This collection's endpoints and every nested collection's. */
+  readonly endpoints: readonly Endpoint[];
+  /** Declares a collection below each item of this one. */
+  collection<
+    const Name extends string,
+    IdSchema extends StandardSchema | undefined = undefined,
+    BodySchema extends StandardSchema | undefined = undefined,
+    PatchSchema extends StandardSchema | undefined = undefined,
+    QuerySchema extends StandardSchema | undefined = undefined,
+    const Param extends string = ChildParam<Name>,
+    Item = any,
+  >(
+    name: Name,
+    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item>,
+  ): Collection<ChildParams<ParentParams, IdSchema, Param>>;
+}
+
+interface Level {
+  name: string;
+  param: string;
+  definition: CollectionDefinition<any, any, any, any, any, string, any>;
+  /** Param values of every ancestor level, under their names, plus this level's `id`. */
+  readHandler: ((ctx: AnyContext) => unknown) | undefined;
+}
+
+/**
+ * Declares a collection (`/<name>`) and its items (`/<name>/:id`). Each operation maps to its method
+ * and status: list GET 200, read GET 200 or 404, create POST 201 with `Location`, replace PUT and
+ * update PATCH 200 or 404, remove DELETE 200 (204 by policy) or 404.
+ *
+ * @example
+ * const users = collection('users', {
+ *   id: z.coerce.number().int(),
+ *   body: NewUser,
+ *   list: () => db.users.list(),
+ *   read: (ctx) => db.users.get(ctx.params.id), // undefined → 404
+ *   create: (ctx) => db.users.add(ctx.body), // 201 + Location: /users/<id>
+ * });
+ */
+export function collection<
+  const Name extends string,
+  IdSchema extends StandardSchema | undefined = undefined,
+  BodySchema extends StandardSchema | undefined = undefined,
+  PatchSchema extends StandardSchema | undefined = undefined,
+  QuerySchema extends StandardSchema | undefined = undefined,
+  const Param extends string = ChildParam<Name>,
+  Item = any,
+>(name: Name, definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item>): Collection<ChildParams<{}, IdSchema, Param>> {
+  return build([], name, definition as Level['definition']);
+}
+
+function build(ancestors: readonly Level[], name: string, definition: Level['definition']): Collection<any> {
+  checkDefinition(name, definition);
+  const level: Level = { name, param: definition.param ?? childParam(name), definition, readHandler: handlerOf(definition.read) };
+  const parentPath = ancestors.map((ancestor) => `/${ancestor.name}/:${ancestor.param}`).join('');
+  const path = `${parentPath}/${name}`;
+  const itemPath = `${path}/:id`;
+  const own = COLLECTION_OPERATIONS.flatMap((operation) => {
+    const declared = definition[operation];
+    return declared === undefined ? [] : [toEndpoint(ancestors, level, operation, declared, path, itemPath)];
+  });
+  const children: Collection<any>[] = [];
+  return {
+    name,
+    path,
+    itemPath,
+    get endpoints() {
+      return [...own, ...children.flatMap((child) => child.endpoints)];
+    },
+    collection(childName: string, childDefinition: Level['definition']) {
+      const child = build([...ancestors, level], childName, childDefinition);
+      children.push(child);
+      return child;
+    },
+  } as Collection<any>;
+}
+
+function checkDefinition(name: string, definition: Level['definition']): void {
+  if (typeof name !== 'string' || !/^[A-Za-z0-9][\w.~-]*$/.test(name)) {
+    throw new TypeError(`collection(${JSON.stringify(name)}): a collection name is one path segment of letters, digits, "-", "_", "." or "~"`);
+  }
+  if (typeof definition !== 'object' || definition === null) throw new TypeError(`collection("${name}"): the definition must be an object`);
+  for (const operation of COLLECTION_OPERATIONS) {
+    const declared = definition[operation];
+    if (declared !== undefined && typeof declared !== 'function' && typeof (declared as { handle?: unknown }).handle !== 'function') {
+      throw new TypeError(`collection("${name}"): "${operation}" must be a function or an object with a "handle" function`);
+    }
+  }
+  if (definition.owner !== undefined && definition.read === undefined) {
+    throw new TypeError(`collection("${name}"): "owner" needs "read", which loads an item so its owner can be checked before any change`);
+  }
+}
+
+/** `users` → `userId`, `categories` → `categoryId`: the same rule as {@link ChildParam}. */
+function childParam(name: string): string {
+  if (name.endsWith('ies')) return `${name.slice(0, -3)}yId`;
+  if (name.endsWith('s')) return `${name.slice(0, -1)}Id`;
+  return `${name}Id`;
+}
+
+function handlerOf(declared: OperationDefinition<any, unknown> | undefined): ((ctx: AnyContext) => unknown) | undefined {
+  if (declared === undefined) return undefined;
+  return typeof declared === 'function' ? declared : declared.handle;
+}
+
+function toEndpoint(
+  ancestors: readonly Level[],
+  level: Level,
+  operation: CollectionOperation,
+  declared: OperationDefinition<any, unknown>,
+  path: string,
+  itemPath: string,
+): Endpoint {
+  const { definition } = level;
+  const options = typeof declared === 'function' ? { handle: declared } : declared;
+  const route = ROUTES[operation];
+  const isPublic = options.public ?? (Array.isArray(definition.public) ? definition.public.includes(operation) : definition.public === true);
+
+  const params: Record<string, StandardSchema> = {};
+  for (const ancestor of ancestors) if (ancestor.definition.id !== undefined) params[ancestor.param] = ancestor.definition.id;
+  if (route.onItem && definition.id !== undefined) params.id = definition.id;
+
+  const authorize: Authorize[] = [];
+  for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
+  if (options.authorize !== undefined) authorize.push(options.authorize as Authorize);
+
+  const guards: Guard[] = [];
+  if (ancestors.length > 0) guards.push(ancestorGuard(ancestors));
+  const filters: ResultFilter[] = [];
+  if (definition.owner !== undefined) {
+    const owns = definition.owner;
+    if (operation === 'list') filters.push(listFilter(owns));
+    else if (operation === 'read') filters.push(readFilter(owns));
+    else if (operation !== 'create') guards.push(itemGuard(level.readHandler!, owns));
+  }
+
+  return defineEndpoint({
+    method: route.method,
+    path: route.onItem ? itemPath : path,
+    operation: operation as Operation,
+    params: Object.keys(params).length > 0 ? params : undefined,
+    query: operation === 'list' ? definition.query : undefined,
+    headers: undefined,
+    body: operation === 'create' || operation === 'replace' ? definition.body : operation === 'update' ? definition.patch : undefined,
+    consumes: ['application/json'],
+    public: isPublic,
+    authorize,
+    guards,
+    filters,
+    location: undefined,
+    itemPath: operation === 'create' ? itemPath : undefined,
+    summary: options.summary,
+    handle: options.handle,
+  });
+}
+
+function isOwnedBy(owns: NonNullable<Level['definition']['owner']>, item: unknown, principal: unknown): boolean {
+  return principal !== undefined && owns(item, principal as Principal) === true;
+}
+
+/** Loads every ancestor item, root first: 404 for a missing one, 403 for one the caller may not see. */
+function ancestorGuard(ancestors: readonly Level[]): Guard {
+  return async (ctx) => {
+    for (const ancestor of ancestors) {
+      if (ancestor.readHandler === undefined) continue;
+      const item = await ancestor.readHandler({ ...ctx, params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined });
+      if (item === undefined || item === null || item instanceof Error) throw new NotFoundError();
+      if (ancestor.definition.owner !== undefined && !isOwnedBy(ancestor.definition.owner, item, ctx.principal)) throw new ForbiddenError();
+    }
+  };
+}
+
+/** Before replace, update and remove: the item must exist and be the caller's, or nothing changes. */
+function itemGuard(read: (ctx: AnyContext) => unknown, owns: NonNullable<Level['definition']['owner']>): Guard {
+  return async (ctx) => {
+    const item = await read({ ...ctx, body: undefined });
+    if (item === undefined || item === null || item instanceof Error) throw new NotFoundError();
+    if (!isOwnedBy(owns, item, ctx.principal)) throw new ForbiddenError();
+  };
+}
+
+function readFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
+  return (item, ctx) => {
+    if (item !== undefined && item !== null && !isOwnedBy(owns, item, ctx.principal)) throw new ForbiddenError();
+    return item;
+  };
+}
+
+/** The safety net under a list handler that forgot to scope its query: other people's items are dropped. */
+function listFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
+  return (items, ctx, report) => {
+    if (!Array.isArray(items)) return items;
+    const visible = items.filter((item) => isOwnedBy(owns, item, ctx.principal));
+    if (visible.length !== items.length) {
+      report(new ForbiddenError(`A list handler returned ${items.length - visible.length} item(s) the caller may not see; they were dropped`));
+    }
+    return visible;
+  };
+}

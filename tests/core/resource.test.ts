@@ -1,0 +1,266 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { collection, createApi, createStatusPolicy, endpoint, NotFoundError, type Api } from '../../src/index.js';
+import { createTestClient } from '../../src/testing.js';
+
+interface User {
+  id: number;
+  name: string;
+}
+interface Order {
+  id: number;
+  userId: number;
+  item: string;
+}
+
+const NewUser = z.object({ name: z.string().min(1) });
+const UserPatch = NewUser.partial();
+const NewOrder = z.object({ item: z.string() });
+
+function makeStore() {
+  return {
+    users: new Map<number, User>([
+      [1, { id: 1, name: 'Ada' }],
+      [2, { id: 2, name: 'Grace' }],
+    ]),
+    orders: new Map<number, Order>([[10, { id: 10, userId: 1, item: 'book' }]]),
+    nextUserId: 3,
+    nextOrderId: 11,
+    calls: [] as string[],
+  };
+}
+
+function makeApi(store: ReturnType<typeof makeStore>, options: Parameters<typeof createApi>[0] = {}): Api {
+  const users = collection('users', {
+    id: z.coerce.number().int().positive(),
+    body: NewUser,
+    patch: UserPatch,
+    list: () => [...store.users.values()],
+    read: (ctx) => store.users.get(ctx.params.id),
+    create: (ctx) => {
+      const user = { id: store.nextUserId++, ...ctx.body };
+      store.users.set(user.id, user);
+      return user;
+    },
+    replace: (ctx) => {
+      if (!store.users.has(ctx.params.id)) return undefined;
+      const user = { id: ctx.params.id, ...ctx.body };
+      store.users.set(user.id, user);
+      return user;
+    },
+    update: (ctx) => {
+      const user = store.users.get(ctx.params.id);
+      if (user === undefined) return undefined;
+      const updated = { ...user, ...ctx.body } as User;
+      store.users.set(user.id, updated);
+      return updated;
+    },
+    remove: (ctx) => {
+      const user = store.users.get(ctx.params.id);
+      store.users.delete(ctx.params.id);
+      return user;
+    },
+  });
+  users.collection('orders', {
+    id: z.coerce.number().int(),
+    body: NewOrder,
+    list: (ctx) => {
+      store.calls.push('orders.list');
+      return [...store.orders.values()].filter((order) => order.userId === ctx.params.userId);
+    },
+    read: (ctx) => {
+      store.calls.push('orders.read');
+      const order = store.orders.get(ctx.params.id);
+      return order?.userId === ctx.params.userId ? order : undefined;
+    },
+    create: (ctx) => {
+      store.calls.push('orders.create');
+      const order = { id: store.nextOrderId++, userId: ctx.params.userId, ...ctx.body };
+      store.orders.set(order.id, order);
+      return order;
+    },
+  });
+  const search = endpoint('POST', '/searches', { operation: 'submit', handle: () => ({ hits: [] }) });
+  return createApi({ basePath: '/api/v1', resources: [users], endpoints: [search], ...options });
+}
+
+describe('collection: the six operations', () => {
+  let store: ReturnType<typeof makeStore>;
+  let client: ReturnType<typeof createTestClient>;
+  beforeEach(() => {
+    store = makeStore();
+    client = createTestClient(makeApi(store));
+  });
+
+  it('list answers 200 with the list', async () => {
+    const response = await client.get('/api/v1/users');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toEqual([
+      { id: 1, name: 'Ada' },
+      { id: 2, name: 'Grace' },
+    ]);
+  });
+
+  it('read answers 200 with the item, and 404 for an unknown id', async () => {
+    expect(await client.get('/api/v1/users/1')).toMatchObject({ status: 200, body: { id: 1, name: 'Ada' } });
+    const missing = await client.get('/api/v1/users/99');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(missing.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' });
+  });
+
+  it('create answers 201 with the item and a Location naming it', async () => {
+    const response = await client.post('/api/v1/users', { body: { name: 'Linus' } });
+    expect(response.status).toBe(201);
+    expect(response.headers.location).toBe('/api/v1/users/3');
+    expect(response.body).toEqual({ id: 3, name: 'Linus' });
+    expect(store.users.get(3)).toEqual({ id: 3, name: 'Linus' });
+  });
+
+  it('replace and update answer 200, and 404 for an unknown id', async () => {
+    expect(await client.put('/api/v1/users/1', { body: { name: 'Ada L.' } })).toMatchObject({ status: 200, body: { id: 1, name: 'Ada L.' } });
+    expect(await client.patch('/api/v1/users/2', { body: { name: 'G. Hopper' } })).toMatchObject({ status: 200, body: { id: 2, name: 'G. Hopper' } });
+    expect((await client.put('/api/v1/users/99', { body: { name: 'x' } })).status).toBe(404);
+    expect((await client.patch('/api/v1/users/99', { body: { name: 'x' } })).status).toBe(404);
+  });
+
+  it('remove answers 200 with the removed item, and 404 for an unknown id', async () => {
+    expect(await client.delete('/api/v1/users/2')).toMatchObject({ status: 200, body: { id: 2, name: 'Grace' } });
+    expect(store.users.has(2)).toBe(false);
+    const again = await client.delete('/api/v1/users/2');
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ status: 404, code: 'RC_NOT_FOUND' });
+  });
+
+  it('remove answers 204 without a body under the 204 policy', async () => {
+    const api = makeApi(store, { policy: createStatusPolicy({ remove: 204 }) });
+    const response = await api.handle({ method: 'DELETE', url: '/api/v1/users/1' });
+    expect(response).toEqual({ status: 204, headers: {}, body: undefined, payload: undefined });
+  });
+
+  it('an id that fails its schema is a 400 that points at the id', async () => {
+    const response = await client.get('/api/v1/users/abc');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'RC_INVALID_INPUT', errors: [{ in: 'path', pointer: '#/id' }] });
+  });
+
+  it('an undeclared operation is a 405 with the exact Allow', async () => {
+    const onCollection = await client.put('/api/v1/users', { body: { name: 'x' } });
+    expect(onCollection.status).toBe(405);
+    expect(onCollection.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    const onOrders = await client.delete('/api/v1/users/1/orders/10');
+    expect(onOrders.status).toBe(405);
+    expect(onOrders.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(onOrders.body).toMatchObject({ status: 405, code: 'RC_METHOD_NOT_ALLOWED' });
+  });
+
+  it('a POST that submits answers 200, not 201', async () => {
+    const response = await client.post('/api/v1/searches', { body: { text: 'x' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.location).toBeUndefined();
+  });
+});
+
+describe('collection: Location of a created item', () => {
+  it('percent-encodes an id so that it can neither inject a header nor change the path', async () => {
+    const notes = collection('notes', { create: (ctx) => ({ id: (ctx.body as { id: string }).id }) });
+    const client = createTestClient(createApi({ resources: [notes] }));
+    for (const [id, location] of [
+      ['a/b', '/notes/a%2Fb'],
+      ['x\r\nSet-Cookie: a=1', '/notes/x%0D%0ASet-Cookie%3A%20a%3D1'],
+      ['../admin', '/notes/..%2Fadmin'],
+      ['é?#', '/notes/%C3%A9%3F%23'],
+    ] as const) {
+      const response = await client.post('/notes', { body: { id } });
+      expect(response.status).toBe(201);
+      expect(response.headers.location).toBe(location);
+    }
+  });
+});
+
+describe('nested collections', () => {
+  let store: ReturnType<typeof makeStore>;
+  let client: ReturnType<typeof createTestClient>;
+  beforeEach(() => {
+    store = makeStore();
+    client = createTestClient(makeApi(store));
+  });
+
+  it('serves /users/:userId/orders and /users/:userId/orders/:id', async () => {
+    expect(await client.get('/api/v1/users/1/orders')).toMatchObject({ status: 200, body: [{ id: 10, userId: 1, item: 'book' }] });
+    expect(await client.get('/api/v1/users/1/orders/10')).toMatchObject({ status: 200, body: { id: 10, item: 'book' } });
+    const created = await client.post('/api/v1/users/2/orders', { body: { item: 'pen' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toBe('/api/v1/users/2/orders/11');
+  });
+
+  it('answers 404 under a parent that does not exist, before any orders handler runs', async () => {
+    for (const response of [
+      await client.get('/api/v1/users/99/orders'),
+      await client.get('/api/v1/users/99/orders/10'),
+      await client.post('/api/v1/users/99/orders', { body: { item: 'pen' } }),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: 'RC_NOT_FOUND' });
+    }
+    expect(store.calls).toEqual([]);
+    expect(store.orders.size).toBe(1);
+  });
+
+  it('validates every level id with its own schema', async () => {
+    const response = await client.get('/api/v1/users/abc/orders/xyz');
+    expect(response.status).toBe(400);
+    expect((response.body as { errors: { pointer: string }[] }).errors.map((issue) => issue.pointer)).toEqual(['#/userId', '#/id']);
+  });
+
+  it('goes to any depth with the parent param names', async () => {
+    const lines: string[] = [];
+    const shops = collection('shops', { read: (ctx) => ({ id: ctx.params.id }) });
+    const categories = shops.collection('categories', { read: (ctx) => ({ id: ctx.params.id }) });
+    const products = categories.collection('products', {
+      read: (ctx) => {
+        lines.push(JSON.stringify(ctx.params));
+        return ctx.params;
+      },
+    });
+    expect(products.itemPath).toBe('/shops/:shopId/categories/:categoryId/products/:id');
+    const response = await createApi({ resources: [shops] }).handle({ method: 'GET', url: '/shops/s1/categories/c2/products/p3' });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ shopId: 's1', categoryId: 'c2', id: 'p3' });
+  });
+
+  it('lists nested collections once even when given with their parent', async () => {
+    const users = collection('users', { read: () => ({}) });
+    const orders = users.collection('orders', { list: () => [] });
+    const api = createApi({ resources: [users, orders] });
+    expect(api.routes.map((route) => `${route.method} ${route.path}`)).toEqual(['GET /users/:id', 'GET /users/:userId/orders']);
+  });
+});
+
+describe('collection definitions are checked at once', () => {
+  it('refuses an operation that is not a function', () => {
+    expect(() => collection('users', { list: 'nope' as never })).toThrow(/"list" must be a function/);
+  });
+  it('refuses a name that is not one segment', () => {
+    expect(() => collection('users/admins', {})).toThrow(/one path segment/);
+  });
+  it('refuses owner without read', () => {
+    expect(() => collection('users', { owner: () => true, list: () => [] })).toThrow(/"owner" needs "read"/);
+  });
+  it('refuses a naming-convention breach at createApi with how to fix it', () => {
+    const getUsers = collection('getUsers', { list: () => [] });
+    expect(() => createApi({ resources: [getUsers] })).toThrow(/getUsers[\s\S]*GET \/users[\s\S]*naming: 'warn'/);
+    expect(() => createApi({ resources: [getUsers], naming: 'off' })).not.toThrow();
+  });
+  it('throws NotFoundError from read as the same 404', async () => {
+    const things = collection('orders', {
+      read: () => {
+        throw new NotFoundError('No such order');
+      },
+    });
+    const response = await createApi({ resources: [things] }).handle({ method: 'GET', url: '/orders/1' });
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No such order' });
+  });
+});
