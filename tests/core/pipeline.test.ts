@@ -1,0 +1,200 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createApi, createEndpointHandler, endpoint, HttpError, NotFoundError, type ErrorInfo } from '../../src/index.js';
+import { callEndpoint, createTestClient, createTestContext } from '../../src/testing.js';
+
+const SECRET = 'sk_live_SECRET_4242';
+const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+function failingApi(onError?: (error: unknown, info: ErrorInfo) => void) {
+  const throwing = (value: () => unknown) => endpoint('GET', `/failures/:kind`, { handle: value });
+  const failures: Record<string, () => unknown> = {
+    error: () => {
+      throw new Error(`database password ${SECRET}`);
+    },
+    string: () => {
+      throw `plain string ${SECRET}`;
+    },
+    null: () => {
+      throw null;
+    },
+    rejected: () => Promise.reject(new TypeError(`rejected ${SECRET}`)),
+    late: () => new Promise((_, reject) => setTimeout(() => reject(new Error(SECRET)), 5)),
+    returned: () => new Error(`returned ${SECRET}`),
+    returnedHttp: () => new NotFoundError('Returned not found'),
+    hidden: () => {
+      throw new HttpError(502, { detail: `upstream said ${SECRET}`, cause: new Error(SECRET) });
+    },
+    bigint: () => ({ total: 10n }),
+    cycle: () => {
+      const value: Record<string, unknown> = {};
+      value.self = value;
+      return value;
+    },
+  };
+  return createApi({
+    endpoints: [throwing((...args) => failures[(args[0] as { params: { kind: string } }).params.kind]!())],
+    ...(onError ? { onError } : {}),
+  });
+}
+
+describe('routing outcomes', () => {
+  const api = createApi({
+    basePath: '/api',
+    endpoints: [
+      endpoint('GET', '/users', { operation: 'list', handle: () => [{ id: 1 }] }),
+      endpoint('POST', '/users', { operation: 'create', handle: () => ({ id: 2 }) }),
+      endpoint('GET', '/users/:id', { handle: (ctx) => ({ id: ctx.params.id }) }),
+    ],
+  });
+
+  it('answers an unknown path with 404 and a problem body', async () => {
+    const response = await api.handle({ method: 'GET', url: '/api/orders' });
+    expect(response.status).toBe(404);
+    expect(response.headers).toEqual({ 'content-type': PROBLEM_JSON });
+    expect(response.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No resource matches this path' });
+    expect(JSON.parse(response.payload as string)).toEqual(response.body);
+  });
+
+  it('answers a path outside basePath with 404', async () => {
+    expect((await api.handle({ method: 'GET', url: '/users' })).status).toBe(404);
+  });
+
+  it('answers a known path with another method 405 and the exact Allow', async () => {
+    for (const method of ['DELETE', 'PUT', 'PATCH', 'get', 'BREW']) {
+      const response = await api.handle({ method, url: '/api/users' });
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+      expect(response.headers['content-type']).toBe(PROBLEM_JSON);
+      expect(response.body).toMatchObject({ status: 405, title: 'Method Not Allowed', code: 'RC_METHOD_NOT_ALLOWED' });
+    }
+  });
+
+  it('answers OPTIONS with 204 and Allow, without running a handler', async () => {
+    expect(await api.handle({ method: 'OPTIONS', url: '/api/users/1' })).toEqual({ status: 204, headers: { allow: 'GET, HEAD, OPTIONS' }, body: undefined, payload: undefined });
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const get = await api.handle({ method: 'GET', url: '/api/users/1' });
+    const head = await api.handle({ method: 'HEAD', url: '/api/users/1' });
+    expect(head).toEqual({ status: 200, headers: get.headers, body: undefined, payload: undefined });
+    const missing = await api.handle({ method: 'HEAD', url: '/api/nothing' });
+    expect(missing).toMatchObject({ status: 404, body: undefined, payload: undefined });
+    expect(missing.headers['content-type']).toBe(PROBLEM_JSON);
+  });
+
+  it('reads absolute URLs and query strings', async () => {
+    const response = await api.handle({ method: 'GET', url: 'http://example.test/api/users/7?x=1#frag' });
+    expect(response.body).toEqual({ id: '7' });
+  });
+
+  it('answers JSON with its content type', async () => {
+    const response = await api.handle({ method: 'GET', url: '/api/users' });
+    expect(response).toEqual({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: [{ id: 1 }], payload: '[{"id":1}]' });
+  });
+});
+
+describe('safe errors', () => {
+  it.each(['error', 'string', 'null', 'rejected', 'late', 'returned', 'hidden', 'bigint', 'cycle'])(
+    'a handler failing with %s answers a masked 5xx with an instance id and no secret',
+    async (kind) => {
+      const onError = vi.fn();
+      const response = await failingApi(onError).handle({ method: 'GET', url: `/failures/${kind}` });
+      const status = kind === 'hidden' ? 502 : 500;
+      expect(response.status).toBe(status);
+      expect(response.headers).toEqual({ 'content-type': PROBLEM_JSON });
+      expect(response.body).toEqual({
+        type: 'about:blank',
+        title: kind === 'hidden' ? 'Bad Gateway' : 'Internal Server Error',
+        status,
+        code: kind === 'hidden' ? 'RC_HTTP_502' : 'RC_INTERNAL',
+        instance: expect.stringMatching(/^urn:uuid:[0-9a-f-]{36}$/),
+      });
+      expect(response.payload).not.toContain(SECRET);
+      expect(response.payload).not.toMatch(/stack|at .*\.ts/);
+      expect(onError).toHaveBeenCalledTimes(1);
+      const [error, info] = onError.mock.calls[0]!;
+      expect(info.requestId).toBe((response.body as { instance: string }).instance);
+      expect(info.status).toBe(status);
+      if (kind === 'string') expect(error).toBe(`plain string ${SECRET}`);
+      if (kind === 'null') expect(error).toBeNull();
+    },
+  );
+
+  it('hides the secret whatever NODE_ENV says', async () => {
+    const previous = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'development';
+    try {
+      const response = await failingApi().handle({ method: 'GET', url: '/failures/error' });
+      expect(response.payload).not.toContain(SECRET);
+    } finally {
+      process.env.NODE_ENV = previous;
+    }
+  });
+
+  it('treats a returned HttpError like a thrown one', async () => {
+    const response = await failingApi().handle({ method: 'GET', url: '/failures/returnedHttp' });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ detail: 'Returned not found' });
+  });
+
+  it('survives an onError that throws', async () => {
+    const response = await failingApi(() => {
+      throw new Error('logger down');
+    }).handle({ method: 'GET', url: '/failures/error' });
+    expect(response.status).toBe(500);
+  });
+
+  it('does not report ordinary 4xx answers to onError', async () => {
+    const onError = vi.fn();
+    await createApi({ endpoints: [], onError }).handle({ method: 'GET', url: '/nothing' });
+    expect(onError).not.toHaveBeenCalled();
+  });
+});
+
+describe('createApi options are checked at once', () => {
+  it.each([Number.NaN, -1, '1mb', Number.POSITIVE_INFINITY, 1.5])('refuses bodyLimit %s', (bodyLimit) => {
+    expect(() => createApi({ bodyLimit: bodyLimit as number })).toThrow(/"bodyLimit" must be a whole number/);
+  });
+  it('refuses an empty format list', () => {
+    expect(() => createApi({ formats: [] })).toThrow(/at least one serializer/);
+  });
+  it('refuses an unknown method for an endpoint', () => {
+    expect(() => endpoint('FETCH' as 'GET', '/users', { handle: () => 1 })).toThrow(/unknown method/);
+  });
+  it('refuses two endpoints with the same method and path', () => {
+    const first = endpoint('GET', '/users', { handle: () => 1 });
+    const second = endpoint('GET', '/users', { handle: () => 2 });
+    expect(() => createApi({ endpoints: [first, second] })).toThrow(/declared twice/);
+  });
+});
+
+describe('testing helpers', () => {
+  const readUser = endpoint('GET', '/users/:id', {
+    params: { id: z.coerce.number().int() },
+    handle: (ctx) => (ctx.params.id === 1 ? { id: 1, name: 'Ada' } : undefined),
+  });
+
+  it('createTestContext calls a handler directly', async () => {
+    const ctx = createTestContext({ params: { id: 1 } });
+    expect(await readUser.handle(ctx)).toEqual({ id: 1, name: 'Ada' });
+  });
+
+  it('callEndpoint runs one endpoint through the pipeline', async () => {
+    expect((await callEndpoint(readUser, { method: 'GET', url: '/users/1' })).body).toEqual({ id: 1, name: 'Ada' });
+    expect((await callEndpoint(readUser, { method: 'GET', url: '/users/2' })).status).toBe(404);
+    expect((await callEndpoint(readUser, { method: 'GET', url: '/users/x' })).status).toBe(400);
+  });
+
+  it('createTestClient sends object bodies as JSON', async () => {
+    const echo = endpoint('POST', '/echoes', { handle: (ctx) => ({ received: ctx.body, type: ctx.headers['content-type'] }) });
+    const response = await createTestClient(createApi({ endpoints: [echo] })).post('/echoes', { body: { a: 1 } });
+    expect(response.body).toEqual({ received: { a: 1 }, type: 'application/json' });
+  });
+
+  it('createEndpointHandler takes params from a host router', async () => {
+    const handler = createEndpointHandler(readUser);
+    expect((await handler({ method: 'GET', url: '/anything?x=1' }, { id: '1' })).body).toEqual({ id: 1, name: 'Ada' });
+    expect((await handler({ method: 'GET', url: '/anything' }, { id: 'nope' })).status).toBe(400);
+  });
+});
