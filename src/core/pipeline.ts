@@ -384,12 +384,13 @@ async function authenticate(settings: Settings, request: ApiRequest, isPublic: b
   try {
     return await settings.authenticate!(request);
   } catch (error) {
+    if (!isHttpError(error) || error.status !== 401) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
-    if (isPublic && isHttpError(error) && error.status === 401) return undefined;
-    if (isHttpError(error) && error.status === 401 && error.headers['www-authenticate'] === undefined) {
-      throw new UnauthorizedError(error.detail, { challenge: settings.challenge });
-    }
-    throw error;
+    if (isPublic) return undefined;
+    // An UnauthorizedError built without a challenge of its own gets the API's configured one.
+    const challenge = error.headers['www-authenticate'];
+    if (challenge !== undefined && challenge !== DEFAULT_CHALLENGE) throw error;
+    throw new UnauthorizedError(error.detail, { challenge: settings.challenge, code: error.code });
   }
 }
 

@@ -218,7 +218,7 @@ describe('checkNaming', () => {
     expect(error.message).toContain('POST /orders');
     expect(error.message).toContain("naming: 'warn'");
     expect(error.message).toContain("naming: 'off'");
-    expect(error.message).toContain('allow');
+    expect(error.message).toContain('namingAllow');
   });
 
   it("'error' returns [] when every path passes", () => {

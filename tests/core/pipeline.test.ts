@@ -7,7 +7,7 @@ const SECRET = 'sk_live_SECRET_4242';
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
 function failingApi(onError?: (error: unknown, info: ErrorInfo) => void) {
-  const throwing = (value: () => unknown) => endpoint('GET', `/failures/:kind`, { handle: value });
+
   const failures: Record<string, () => unknown> = {
     error: () => {
       throw new Error(`database password ${SECRET}`);
@@ -33,7 +33,7 @@ function failingApi(onError?: (error: unknown, info: ErrorInfo) => void) {
     },
   };
   return createApi({
-    endpoints: [throwing((...args) => failures[(args[0] as { params: { kind: string } }).params.kind]!())],
+    endpoints: [endpoint('GET', '/failures/:kind', { handle: (ctx) => failures[ctx.params.kind]!() })],
     ...(onError ? { onError } : {}),
   });
 }
