@@ -1,0 +1,25 @@
+/**
+ * `npm start`: serves the demo API with restcanon's node adapter on PORT (default 3000).
+ */
+import { createServer } from 'node:http';
+import { toNodeListener } from 'restcanon/node';
+import { createDemoApi } from './demo-api.mjs';
+
+const port = Number(process.env.PORT ?? 3000);
+const server = createServer(toNodeListener(createDemoApi()));
+
+server.listen(port, () => {
+  const base = `http://localhost:${port}`;
+  console.log(`restcanon demo API on ${base}\n\nTry:`);
+  console.log(`  curl -i ${base}/health`);
+  console.log(`  curl -i ${base}/users/1`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' ${base}/users/1`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' ${base}/users/2`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"Stapler","quantity":1}' ${base}/users/1/orders`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"","quantity":0}' ${base}/users/1/orders`);
+  console.log(`  curl -i -X DELETE -H 'Authorization: Bearer alice-token' ${base}/users/1`);
+  console.log(`  curl -i -X DELETE -H 'Authorization: Bearer admin-token' ${base}/users/2`);
+  console.log(`  curl -i -X PUT ${base}/health`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
