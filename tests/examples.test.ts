@@ -1,0 +1,106 @@
+/**
+ * The demo API answers every curl line of the README's tour as documented, over real HTTP.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeListener } from '../src/adapters/node.js';
+import { createDemoApi } from '../examples/demo-api.mjs';
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer(toNodeListener(createDemoApi(undefined, { onError: () => {} })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const alice = { authorization: 'Bearer alice-token' };
+const json = { 'content-type': 'application/json' };
+
+describe('the README tour of the demo API', () => {
+  it('GET /health is public', async () => {
+    const response = await fetch(`${base}/health`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /users/1 without a token is 401 with a challenge', async () => {
+    const response = await fetch(`${base}/users/1`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await response.json()).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, code: 'RC_UNAUTHORIZED' });
+  });
+
+  it('alice reads herself, and not bob', async () => {
+    const own = await fetch(`${base}/users/1`, { headers: alice });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+    const other = await fetch(`${base}/users/2`, { headers: alice });
+    expect(other.status).toBe(403);
+    expect(await other.json()).toEqual({ type: 'about:blank', title: 'Forbidden', status: 403, code: 'RC_FORBIDDEN' });
+  });
+
+  it('alice creates an order: 201 with Location', async () => {
+    const response = await fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"Stapler","quantity":1}' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe('/users/1/orders/3');
+    expect(await response.json()).toEqual({ id: 3, userId: 1, item: 'Stapler', quantity: 1 });
+  });
+
+  it('an invalid order is 400 listing both fields', async () => {
+    const response = await fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"","quantity":0}' });
+    expect(response.status).toBe(400);
+    const problem = await response.json();
+    expect(problem).toMatchObject({ status: 400, code: 'RC_INVALID_INPUT' });
+    expect(problem.errors.map((issue: { pointer: string }) => issue.pointer)).toEqual(['#/item', '#/quantity']);
+  });
+
+  it('only the admin removes users', async () => {
+    expect((await fetch(`${base}/users/1`, { method: 'DELETE', headers: alice })).status).toBe(403);
+    const removed = await fetch(`${base}/users/2`, { method: 'DELETE', headers: { authorization: 'Bearer admin-token' } });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toEqual({ id: 2, name: 'Bob', email: 'bob@example.com' });
+  });
+
+  it('PUT /health is 405 with Allow', async () => {
+    const response = await fetch(`${base}/health`, { method: 'PUT' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+});
+
+describe('npm start', () => {
+  it('serves the demo on PORT and prints curl lines to try', async () => {
+    const { spawn } = await import('node:child_process');
+    const { createServer: createProbe } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createProbe().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const child = spawn(process.execPath, ['examples/server.mjs'], { cwd: `${import.meta.dirname}/..`, env: { ...process.env, PORT: String(port) } });
+    try {
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('curl -i -X PUT')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+      });
+      expect(output).toContain(`restcanon demo API on http://localhost:${port}`);
+      expect(output).toContain(`curl -i -H 'Authorization: Bearer alice-token' http://localhost:${port}/users/1`);
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
