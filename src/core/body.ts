@@ -10,13 +10,28 @@ import { ERROR_CODES } from './error-codes.js';
  */
 export type RawBody = string | Uint8Array | ArrayBuffer | AsyncIterable<Uint8Array | string>;
 
-/** The media type of a request body, lower-cased, with its charset when one was given. */
+/**
+ * The media type of a request body, lower-cased, with its charset when one was given.
+ *
+ * @example
+ * const media: MediaType = { type: 'application/json', charset: 'utf-8' };
+ */
 export interface MediaType {
   type: string;
   charset: string | undefined;
 }
 
-/** How the pipeline reads the body of one endpoint. */
+/**
+ * How the pipeline reads the body of one endpoint.
+ *
+ * @example
+ * const rules: BodyRules = {
+ *   limit: 1024 * 1024,
+ *   maxDepth: 64,
+ *   consumes: new Set(['application/json']),
+ *   acceptHeader: { name: 'accept-post', value: 'application/json' },
+ * };
+ */
 export interface BodyRules {
   /** Largest body in bytes. */
   limit: number;
@@ -92,6 +107,18 @@ function tooLarge(limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(`The body is larger than ${limit} bytes`);
 }
 
+/**
+ * Refuses a body whose `Content-Length` already says it is too large, before a byte is read. A value
+ * that is not a whole number is left to the reading, which counts the real bytes.
+ *
+ * @example
+ * checkContentLength('5000000000', 1024 * 1024); // throws a 413
+ */
+export function checkContentLength(header: string | undefined, limit: number): void {
+  if (header === undefined || !/^\s*\d+\s*$/.test(header)) return;
+  if (Number(header) > limit) throw tooLarge(limit);
+}
+
 const encoder = new TextEncoder();
 
 /**
@@ -149,29 +176,89 @@ export function parseBodyText(text: string, type: string): unknown {
 
 /**
  * Checks a parsed body, from restcanon or from a framework's parser, for keys that could pollute
- * prototypes (`__proto__`, `constructor.prototype`) and for nesting deeper than `maxDepth`.
+ * prototypes (`__proto__`, `constructor.prototype`), for an object whose prototype a parser already
+ * replaced (a parser that assigned `obj["__proto__"] = {...}`), and for nesting deeper than `maxDepth`.
+ * Given a `limit`, it also answers 413 for a parsed body whose JSON text cannot have fit in it, so
+ * that a framework's body gets the same limit as a raw one. It walks with its own stack, so a body
+ * nested thousands deep cannot overflow the call stack.
  *
  * @example
  * inspectBody(JSON.parse('{"__proto__":{"admin":true}}'), 64); // throws a 400
  */
-export function inspectBody(value: unknown, maxDepth: number): void {
-  inspect(value, 1, maxDepth);
+export function inspectBody(value: unknown, maxDepth: number, limit = Infinity): void {
+  const pending: unknown[] = [value];
+  const depths: number[] = [1];
+  const measure = limit !== Infinity;
+  let size = 0;
+  while (pending.length > 0) {
+    const current = pending.pop();
+    const depth = depths.pop()!;
+    if (measure) {
+      size += jsonSizeFloor(current);
+      if (size > limit) throw tooLarge(limit);
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > maxDepth) {
+      throw new BadRequestError(`The body nests deeper than ${maxDepth} levels`, { code: ERROR_CODES.TOO_DEEP });
+    }
+    if (Array.isArray(current)) {
+      for (const item of current) {
+        pending.push(item);
+        depths.push(depth + 1);
+      }
+      continue;
+    }
+    if (hasPlantedPrototype(current)) throw forbiddenKey();
+    for (const key of Object.keys(current)) {
+      const child = (current as Record<string, unknown>)[key];
+      if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
+        throw forbiddenKey();
+      }
+      pending.push(child);
+      depths.push(depth + 1);
+    }
+  }
 }
 
-function inspect(value: unknown, depth: number, maxDepth: number): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (depth > maxDepth) {
-    throw new BadRequestError(`The body nests deeper than ${maxDepth} levels`, { code: ERROR_CODES.TOO_DEEP });
+/**
+ * A prototype that is neither `Object.prototype`, `null`, nor the prototype of a class (whose own
+ * `constructor` points back to it; JSON cannot make a function): a plain object that some parser put
+ * there from a `__proto__` key.
+ */
+function hasPlantedPrototype(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as { constructor?: unknown } | null;
+  if (prototype === null || prototype === Object.prototype) return false;
+  const owner = Object.getOwnPropertyDescriptor(prototype, 'constructor')?.value as { prototype?: unknown } | undefined;
+  return typeof owner !== 'function' || owner.prototype !== prototype;
+}
+
+function forbiddenKey(): BadRequestError {
+  return new BadRequestError('The body holds a key that is not allowed', { code: ERROR_CODES.FORBIDDEN_KEY });
+}
+
+/**
+ * The fewest bytes a value can take in JSON text, its children aside: strings in UTF-8 with quotes,
+ * brackets and commas, keys with quotes and colon, and one byte for a number (`1e21` is shorter
+ * than `String(1e21)`). Escapes and whitespace only add, so the sum never exceeds the real size.
+ */
+function jsonSizeFloor(value: unknown): number {
+  if (typeof value === 'string') return utf8Length(value) + 2;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  if (value === null || typeof value === 'number' || typeof value === 'bigint') return value === null ? 4 : 1;
+  if (typeof value !== 'object') return 0;
+  const keys = Array.isArray(value) ? undefined : Object.keys(value);
+  const count = keys === undefined ? (value as unknown[]).length : keys.length;
+  let size = 2 + Math.max(0, count - 1);
+  if (keys !== undefined) for (const key of keys) size += utf8Length(key) + 3;
+  return size;
+}
+
+/** The UTF-8 size of a string, without encoding it. A surrogate pair is 2 + 2 = 4 bytes. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
   }
-  if (Array.isArray(value)) {
-    for (const item of value) inspect(item, depth + 1, maxDepth);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    const child = (value as Record<string, unknown>)[key];
-    if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
-      throw new BadRequestError('The body holds a key that is not allowed', { code: ERROR_CODES.FORBIDDEN_KEY });
-    }
-    inspect(child, depth + 1, maxDepth);
-  }
+  return bytes;
 }

@@ -82,7 +82,7 @@ function parseAccept(header: string): MediaRange[] {
 
 /** The quality a client gives a media type: from the most specific range that matches it. */
 function quality(ranges: readonly MediaRange[], mediaType: string): number {
-  const [type, subtype] = mediaType.split('/') as [string, string];
+  const [type, subtype] = mediaType.toLowerCase().split('/') as [string, string];
   let best = -1;
   let specificity = -1;
   for (const range of ranges) {
@@ -147,6 +147,11 @@ export function negotiateProblem(accept: string | undefined, formats: readonly S
 /**
  * A bounded memo of negotiation results, keyed by the `Accept` value: clients send the same few
  * values over and over, and parsing them is most of the cost of negotiating.
+ *
+ * @example
+ * const negotiator = createNegotiator([json, text]);
+ * negotiator.content('text/plain'); // text
+ * negotiator.problem('text/plain'); // json: text cannot write problems
  */
 export function createNegotiator(formats: readonly Serializer[]): {
   content(accept: string | undefined): Serializer | undefined;

@@ -1,5 +1,5 @@
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
-import { checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
+import { checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
 import type { AnyContext, ApiRequest, Endpoint, HeaderRecord, QueryRecord } from './endpoint.js';
 import {
   BadRequestError,
@@ -334,8 +334,7 @@ async function run(
   if (bodyRules !== undefined) {
     const contentType = single(headers['content-type']);
     if (contentType !== undefined) mediaType = checkMediaType(contentType, bodyRules);
-    const declared = Number(single(headers['content-length']));
-    if (declared > bodyRules.limit) await readBody(new Uint8Array(declared), bodyRules.limit);
+    checkContentLength(single(headers['content-length']), bodyRules.limit);
   }
 
   const ctx: AnyContext = {
@@ -404,7 +403,8 @@ async function validated(schema: NonNullable<Endpoint['params']>, value: unknown
 async function readRequestBody(body: unknown, headers: HeaderRecord, mediaType: string | undefined, rules: BodyRules): Promise<unknown> {
   if (body === undefined || body === null) return undefined;
   if (!isRawBody(body)) {
-    inspectBody(body, rules.maxDepth);
+    // A framework's parsed body gets the same limit as a raw one (measured from below, never a false 413).
+    inspectBody(body, rules.maxDepth, rules.limit);
     return body;
   }
   const text = await readBody(body, rules.limit);

@@ -11,46 +11,121 @@ import { isStandardSchema, type StandardIssue, type StandardSchema } from './sta
  */
 export type PartSchema = StandardSchema | Readonly<Record<string, StandardSchema>>;
 
-/** The outcome of validating one part: the parsed value, or every issue found. */
+/**
+ * The outcome of validating one part: the parsed value, or every issue found.
+ *
+ * @example
+ * const result: PartResult = { ok: false, issues: [{ in: 'query', pointer: '#/page', detail: 'must be a number' }] };
+ */
 export type PartResult = { ok: true; value: unknown } | { ok: false; issues: InputIssue[] };
 
 /**
  * Validates one part of a request (`path`, `query`, `header` or `body`) and normalizes every issue
- * into `{ in, pointer, detail }`. A schema that throws (a deep input can overflow the stack of a
- * recursive validator) is an invalid input, never a crash.
+ * into `{ in, pointer, detail }`. The issues of one schema are sorted by pointer, so that zod,
+ * valibot and arktype (which sorts keys itself) give the same list for the same input; schemas
+ * given per path param keep their order. A schema that throws (a deep input can overflow the stack
+ * of a recursive validator) is an invalid input, never a crash.
  *
  * @example
  * await validatePart(z.object({ name: z.string() }), { name: 1 }, 'body');
  * // { ok: false, issues: [{ in: 'body', pointer: '#/name', detail: 'must be a string' }] }
  */
 export async function validatePart(schema: PartSchema, value: unknown, location: IssueLocation): Promise<PartResult> {
-  if (isStandardSchema(schema)) return runSchema(schema, value, location, []);
-  const input = (value ?? {}) as Record<string, unknown>;
-  const output: Record<string, unknown> = { ...input };
   const issues: InputIssue[] = [];
-  for (const [key, fieldSchema] of Object.entries(schema)) {
-    const result = await runSchema(fieldSchema, input[key], location, [key]);
-    if (result.ok) output[key] = result.value;
-    else issues.push(...result.issues);
+  let output: unknown;
+  if (isStandardSchema(schema)) {
+    output = await runSchema(schema, value, [], location, issues);
+  } else {
+    const input = (value ?? {}) as Record<string, unknown>;
+    const fields: Record<string, unknown> = { ...input };
+    for (const [key, fieldSchema] of Object.entries(schema)) {
+      fields[key] = await runSchema(fieldSchema, input[key], [key], location, issues);
+    }
+    output = fields;
   }
   return issues.length === 0 ? { ok: true, value: output } : { ok: false, issues };
 }
 
-async function runSchema(schema: StandardSchema, value: unknown, location: IssueLocation, prefix: readonly PropertyKey[]): Promise<PartResult> {
-  let result;
-  try {
-    result = schema['~standard'].validate(value);
-    if (result instanceof Promise) result = await result;
-  } catch {
-    return { ok: false, issues: [{ in: location, pointer: toPointer(prefix), detail: 'could not be validated' }] };
-  }
-  if (result.issues === undefined) return { ok: true, value: result.value };
-  return { ok: false, issues: result.issues.map((issue) => toInputIssue(issue, location, prefix)) };
+/** An issue with its full path, before it becomes an {@link InputIssue}. */
+interface LocatedIssue {
+  path: readonly PropertyKey[];
+  detail: string;
 }
 
-function toInputIssue(issue: StandardIssue, location: IssueLocation, prefix: readonly PropertyKey[]): InputIssue {
-  const path = issue.path === undefined ? prefix : [...prefix, ...issue.path.map((segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment))];
-  return { in: location, pointer: toPointer(path), detail: issueDetail(issue) };
+/** Runs one schema and appends its issues, normalized and sorted, to `issues`. Returns the output. */
+async function runSchema(schema: StandardSchema, value: unknown, prefix: readonly PropertyKey[], location: IssueLocation, issues: InputIssue[]): Promise<unknown> {
+  let reported: ReadonlyArray<StandardIssue> | undefined;
+  const found: LocatedIssue[] = [];
+  try {
+    let result = schema['~standard'].validate(value);
+    if (result instanceof Promise) result = await result;
+    if (result.issues === undefined) return result.value;
+    reported = result.issues;
+  } catch {
+    found.push({ path: prefix, detail: 'could not be validated' });
+  }
+  if (reported !== undefined) {
+    if (!Array.isArray(reported) || reported.length === 0) found.push({ path: prefix, detail: 'is invalid' });
+    else for (const issue of reported) locate(issue, value, prefix, found);
+  }
+  issues.push(...normalize(found, location));
+  return value;
+}
+
+function locate(issue: StandardIssue, value: unknown, prefix: readonly PropertyKey[], found: LocatedIssue[]): void {
+  const relative = pathOf(issue);
+  const path = [...prefix, ...relative];
+  // zod reports all unknown keys of an object in one issue at the object; the others, one per key.
+  const { code, keys } = issue as { code?: unknown; keys?: unknown };
+  if (code === 'unrecognized_keys' && Array.isArray(keys) && keys.length > 0) {
+    for (const key of keys) found.push({ path: [...path, String(key)], detail: issueDetail(issue) });
+    return;
+  }
+  found.push({ path, detail: issueDetail(issue, { missing: isMissing(value, relative) }) });
+}
+
+function pathOf(issue: StandardIssue): PropertyKey[] {
+  if (!Array.isArray(issue.path)) return [];
+  // Array.from, not path.map: arktype's path is an Array subclass, and map() on an empty one builds `[0]`.
+  return Array.from(issue.path, (segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment));
+}
+
+/** Whether following `path` through the input ends at an absent key or at `undefined`. */
+function isMissing(input: unknown, path: readonly PropertyKey[]): boolean {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return true;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current === undefined;
+}
+
+function normalize(found: LocatedIssue[], location: IssueLocation): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const seen = new Set<string>();
+  for (const { path, detail } of found.sort((a, b) => comparePaths(a.path, b.path))) {
+    const pointer = toPointer(path);
+    const key = `${pointer}\n${detail}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ in: location, pointer, detail });
+  }
+  return issues;
+}
+
+/** By key, segment by segment, with array indexes compared as numbers (`/tags/2` before `/tags/10`). */
+function comparePaths(left: readonly PropertyKey[], right: readonly PropertyKey[]): number {
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index++) {
+    const a = left[index]!;
+    const b = right[index]!;
+    if (a === b) continue;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    const textA = String(typeof a === 'symbol' ? a.description : a);
+    const textB = String(typeof b === 'symbol' ? b.description : b);
+    if (textA !== textB) return textA < textB ? -1 : 1;
+  }
+  return left.length - right.length;
 }
 
 /**
