@@ -1,6 +1,6 @@
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
 import { checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, ApiRequest, Endpoint, HeaderRecord, QueryRecord } from './endpoint.js';
+import type { AnyContext, ApiRequest, Endpoint, HeaderRecord } from './endpoint.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -20,6 +20,7 @@ import { checkNaming, type NamingOptions } from './naming.js';
 import { buildPath, joinPaths } from './path.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import { createRouter, type Route } from './router.js';
+import { normalizeHeaders, parseQuery, single, splitUrl } from './request.js';
 import { invalidInput, validatePart } from './validation.js';
 
 /**
@@ -87,6 +88,11 @@ export interface ApiOptions {
   naming?: 'error' | 'warn' | 'off';
   /** Segment names or whole paths the naming check lets through. */
   namingAllow?: NamingOptions['allow'];
+  /**
+   * Milliseconds a request may take from routing to result. Past it the client gets the policy's
+   * `timeout` status (503) and the request is freed; the handler's late result is dropped.
+   */
+  timeout?: number;
 }
 
 /**
@@ -111,7 +117,6 @@ export interface Api {
 const ONE_MEBIBYTE = 1024 * 1024;
 const DEFAULT_DEPTH = 64;
 const DEFAULT_CHALLENGE = 'Bearer realm="api"';
-const EMPTY_HEADERS: HeaderRecord = Object.freeze({}) as HeaderRecord;
 
 interface Compiled {
   endpoint: Endpoint;
@@ -131,6 +136,7 @@ interface Settings {
   negotiator: ReturnType<typeof createNegotiator>;
   vary: boolean;
   report: (error: unknown, info: ErrorInfo) => void;
+  timeout: number | undefined;
 }
 
 /**
@@ -255,6 +261,7 @@ function createRuntime(options: ApiOptions): Runtime {
     negotiator: createNegotiator(formats),
     vary: formats.length > 1,
     report,
+    timeout: options.timeout === undefined ? undefined : checkLimit('timeout', options.timeout, 0),
   };
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
@@ -274,7 +281,8 @@ function createRuntime(options: ApiOptions): Runtime {
   }
 
   async function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {
-    const response = await run(compiled, rawParams, search, headers, request, settings);
+    const running = run(compiled, rawParams, search, headers, request, settings);
+    const response = settings.timeout === undefined ? await running : await withTimeout(running, settings.timeout);
     if (request.method === 'HEAD') {
       response.body = undefined;
       response.payload = undefined;
@@ -283,6 +291,14 @@ function createRuntime(options: ApiOptions): Runtime {
   }
 
   return { settings, run: runEndpoint, fail };
+}
+
+function withTimeout<T>(running: Promise<T>, milliseconds: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new HttpError(503, { code: ERROR_CODES.TIMEOUT, detail: 'The request did not finish in time', expose: true })), milliseconds);
+  });
+  return Promise.race([running, expired]).finally(() => clearTimeout(timer));
 }
 
 function checkLimit(name: string, value: unknown, fallback: number): number {
@@ -451,50 +467,4 @@ function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<
   const id = (result as { id?: unknown }).id;
   if (compiled.itemTemplate === undefined || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
   return buildPath(compiled.itemTemplate, { ...rawParams, id });
-}
-
-/** The path and the query string of a request target, which may be a path or an absolute URL. */
-function splitUrl(url: string): { path: string; search: string } {
-  let start = 0;
-  if (url.charCodeAt(0) !== 47) {
-    const scheme = url.indexOf('://');
-    if (scheme !== -1) {
-      const slash = url.indexOf('/', scheme + 3);
-      if (slash === -1) return { path: '/', search: '' };
-      start = slash;
-    }
-  }
-  const question = url.indexOf('?', start);
-  const hash = url.indexOf('#', start);
-  const end = question !== -1 ? question : hash !== -1 ? hash : url.length;
-  const path = start === 0 && end === url.length ? url : url.slice(start, end);
-  if (question === -1) return { path, search: '' };
-  return { path, search: url.slice(question + 1, hash > question ? hash : url.length) };
-}
-
-function parseQuery(search: string): QueryRecord {
-  const query: QueryRecord = Object.create(null);
-  for (const [key, value] of new URLSearchParams(search)) {
-    const existing = query[key];
-    if (existing === undefined) query[key] = value;
-    else if (typeof existing === 'string') query[key] = [existing, value];
-    else existing.push(value);
-  }
-  return query;
-}
-
-function normalizeHeaders(headers: HeaderRecord | undefined): HeaderRecord {
-  if (headers === undefined) return EMPTY_HEADERS;
-  for (const name in headers) {
-    if (name !== name.toLowerCase()) {
-      const lowered: HeaderRecord = {};
-      for (const [key, value] of Object.entries(headers)) lowered[key.toLowerCase()] = value;
-      return lowered;
-    }
-  }
-  return headers;
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createApi, createEndpointHandler, endpoint, HttpError, NotFoundError, type ErrorInfo } from '../../src/index.js';
+import { createApi, createEndpointHandler, createStatusPolicy, endpoint, HttpError, NotFoundError, type ErrorInfo } from '../../src/index.js';
 import { callEndpoint, createTestClient, createTestContext } from '../../src/testing.js';
 
 const SECRET = 'sk_live_SECRET_4242';
@@ -196,5 +196,44 @@ describe('testing helpers', () => {
     const handler = createEndpointHandler(readUser);
     expect((await handler({ method: 'GET', url: '/anything?x=1' }, { id: '1' })).body).toEqual({ id: 1, name: 'Ada' });
     expect((await handler({ method: 'GET', url: '/anything' }, { id: 'nope' })).status).toBe(400);
+  });
+});
+
+describe('timeout', () => {
+  it('answers a handler that never resolves with 503 and frees the request', async () => {
+    const onError = vi.fn();
+    const api = createApi({
+      timeout: 20,
+      onError,
+      endpoints: [endpoint('GET', '/reports', { handle: () => new Promise(() => {}) }), endpoint('GET', '/health', { handle: () => ({ ok: true }) })],
+    });
+    const response = await api.handle({ method: 'GET', url: '/reports' });
+    expect(response.status).toBe(503);
+    expect(response.headers).toEqual({ 'content-type': PROBLEM_JSON });
+    expect(response.body).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      code: 'RC_TIMEOUT',
+      detail: 'The request did not finish in time',
+      instance: expect.stringMatching(/^urn:uuid:/),
+    });
+    expect(onError).toHaveBeenCalledOnce();
+    expect((await api.handle({ method: 'GET', url: '/health' })).status).toBe(200);
+  });
+
+  it('follows the policy for the timeout status', async () => {
+    const api = createApi({
+      timeout: 5,
+      policy: createStatusPolicy({ timeout: 500 }),
+      endpoints: [endpoint('GET', '/reports', { handle: () => new Promise((resolve) => setTimeout(resolve, 200)) })],
+    });
+    const response = await api.handle({ method: 'GET', url: '/reports' });
+    expect(response.status).toBe(500);
+    expect(response.body).toMatchObject({ title: 'Internal Server Error', code: 'RC_INTERNAL' });
+  });
+
+  it('refuses a timeout that is not a whole number of milliseconds', () => {
+    expect(() => createApi({ timeout: -5 })).toThrow(/"timeout" must be a whole number/);
   });
 });

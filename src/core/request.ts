@@ -1,0 +1,76 @@
+import type { HeaderRecord, QueryRecord } from './endpoint.js';
+
+/**
+ * Reading the parts of a request target and its headers, the same way for every adapter.
+ */
+
+const EMPTY_HEADERS: HeaderRecord = Object.freeze({}) as HeaderRecord;
+
+/**
+ * The path and the query string of a request target, which may be a path or an absolute URL.
+ *
+ * @example
+ * splitUrl('https://shop.test/users/7?expand=orders'); // { path: '/users/7', search: 'expand=orders' }
+ */
+export function splitUrl(url: string): { path: string; search: string } {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47) {
+    const scheme = url.indexOf('://');
+    if (scheme !== -1) {
+      const slash = url.indexOf('/', scheme + 3);
+      if (slash === -1) return { path: '/', search: '' };
+      start = slash;
+    }
+  }
+  const question = url.indexOf('?', start);
+  const hash = url.indexOf('#', start);
+  const end = question !== -1 ? question : hash !== -1 ? hash : url.length;
+  const path = start === 0 && end === url.length ? url : url.slice(start, end);
+  if (question === -1) return { path, search: '' };
+  return { path, search: url.slice(question + 1, hash > question ? hash : url.length) };
+}
+
+/**
+ * Parses a query string into a record without a prototype; a repeated key gives an array.
+ *
+ * @example
+ * parseQuery('tag=a&tag=b&page=2'); // { tag: ['a', 'b'], page: '2' }
+ */
+export function parseQuery(search: string): QueryRecord {
+  const query: QueryRecord = Object.create(null);
+  for (const [key, value] of new URLSearchParams(search)) {
+    const existing = query[key];
+    if (existing === undefined) query[key] = value;
+    else if (typeof existing === 'string') query[key] = [existing, value];
+    else existing.push(value);
+  }
+  return query;
+}
+
+/**
+ * Headers with lower-cased names; the same object when they already are (as `node:http` gives them).
+ *
+ * @example
+ * normalizeHeaders({ Accept: 'application/json' }); // { accept: 'application/json' }
+ */
+export function normalizeHeaders(headers: HeaderRecord | undefined): HeaderRecord {
+  if (headers === undefined) return EMPTY_HEADERS;
+  for (const name in headers) {
+    if (name !== name.toLowerCase()) {
+      const lowered: HeaderRecord = {};
+      for (const [key, value] of Object.entries(headers)) lowered[key.toLowerCase()] = value;
+      return lowered;
+    }
+  }
+  return headers;
+}
+
+/**
+ * One header value: repeated values joined with a comma, as RFC 9110 §5.3 allows.
+ *
+ * @example
+ * single(['a', 'b']); // 'a, b'
+ */
+export function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
