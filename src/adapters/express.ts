@@ -1,2 +1,110 @@
-// The express adapter: see issue 6. Filled in by the adapters work.
-export {};
+/**
+ * restcanon/express: serve an API, or one endpoint, from Express 4 or Express 5. The types are
+ * structural (Express 4 and 5 type their requests differently), so nothing is imported from express.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRequest, Endpoint } from '../core/endpoint.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { fromNodeRequest, sendNodeResponse } from './node.js';
+
+/**
+ * The parts of an Express request that restcanon reads, common to Express 4 and 5.
+ *
+ * @example
+ * const isParsed = (req: ExpressRequest) => req._body === true;
+ */
+export interface ExpressRequest extends IncomingMessage {
+  /** What a body parser such as `express.json()` made of the body. */
+  body?: unknown;
+  /** Set by Express 4's body parsers once they have read the body. */
+  _body?: boolean;
+  /** Path params from the Express route (Express 5 gives a wildcard as an array of segments). */
+  params?: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * Express's `next`: no argument goes on to the next handler, an error goes to the error handlers.
+ *
+ * @example
+ * const next: ExpressNext = (error) => console.error(error);
+ */
+export type ExpressNext = (error?: unknown) => void;
+
+/**
+ * An Express middleware or route handler.
+ *
+ * @example
+ * app.use(middleware satisfies ExpressMiddleware);
+ */
+export type ExpressMiddleware = (req: ExpressRequest, res: ServerResponse, next: ExpressNext) => void;
+
+/**
+ * Options of {@link toExpress}.
+ *
+ * @example
+ * app.use('/v1', toExpress(api, { fallthrough: false } satisfies ExpressOptions));
+ */
+export interface ExpressOptions {
+  /**
+   * Whether a request for a path the API does not know goes on with `next()` (the default), or gets
+   * the API's 404 problem, for an API that owns every path below its mount point.
+   */
+  fallthrough?: boolean;
+}
+
+/**
+ * Serves an API as Express 4 or 5 middleware, mountable at a prefix. It routes on `req.url`, which
+ * Express makes relative to the mount point, and leaves `req.originalUrl` alone. A path the API does
+ * not know goes on to the next handler, with its body unread; a known path with another method is
+ * the API's 405. A body that a parser such as `express.json()` already read is used as parsed (its
+ * bytes were counted by that parser's limit, not the API's, unless it came with a `Content-Length`);
+ * otherwise the raw stream is read with the API's limit. A body the host's parser rejected never
+ * reaches the API: the host's error handler answers it. Mount the API before global body parsers.
+ *
+ * @example
+ * app.use('/v1', toExpress(api));
+ */
+export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMiddleware {
+  const fallthrough = options.fallthrough ?? true;
+  return (req, res, next) => {
+    const request = fromExpressRequest(req);
+    const answer = fallthrough ? api.dispatch(request) : api.handle(request);
+    answer.then((response) => (response === undefined ? next() : sendNodeResponse(res, response)), next);
+  };
+}
+
+/**
+ * Runs one endpoint as an Express route handler, with `req.params` from the Express route.
+ *
+ * @example
+ * app.get('/users/:id', expressHandler(readUser));
+ */
+export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): ExpressMiddleware {
+  const handle = createEndpointHandler(endpoint, options);
+  return (req, res, next) => {
+    handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendNodeResponse(res, response), next);
+  };
+}
+
+function fromExpressRequest(req: ExpressRequest): ApiRequest {
+  const request = fromNodeRequest(req, req.url ?? '/');
+  // Express 4's parsers mark `_body`, Express 5's leave the stream ended: the stream is spent, so the
+  // parsed body stands in for it. A request that carried no body keeps none, whatever a parser made of it.
+  if ((req._body === true || req.readableEnded) && hasBody(req.headers)) request.body = req.body;
+  return request;
+}
+
+/** Whether the request's framing announces a body (RFC 9112 §6.3): chunked, or a length above 0. */
+function hasBody(headers: IncomingMessage['headers']): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+function paramsOf(req: ExpressRequest): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.params ?? {})) {
+    if (value !== undefined) params[name] = Array.isArray(value) ? value.join('/') : value;
+  }
+  return params;
+}

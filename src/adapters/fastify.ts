@@ -1,2 +1,154 @@
-// The fastify adapter: see issue 6. Filled in by the adapters work.
-export {};
+/**
+ * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types are structural, so
+ * nothing is imported from fastify, not even a type.
+ */
+import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
+import { createEndpointHandler, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { METHODS } from '../core/http.js';
+import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
+
+/**
+ * The parts of a Fastify request that restcanon reads.
+ *
+ * @example
+ * const path = (request: FastifyRequestLike) => request.url;
+ */
+export interface FastifyRequestLike {
+  method: string;
+  url: string;
+  headers: HeaderRecord;
+  body?: unknown;
+  params?: unknown;
+  raw: NodeRequest;
+}
+
+/**
+ * The parts of a Fastify reply that restcanon writes.
+ *
+ * @example
+ * const empty = (reply: FastifyReplyLike) => reply.code(204).send();
+ */
+export interface FastifyReplyLike {
+  code(status: number): FastifyReplyLike;
+  headers(values: Record<string, string>): FastifyReplyLike;
+  send(payload?: unknown): FastifyReplyLike;
+}
+
+/**
+ * A Fastify route handler.
+ *
+ * @example
+ * app.get('/users/:id', handler satisfies FastifyHandler);
+ */
+export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike>;
+
+/**
+ * The parts of a Fastify instance that the plugin uses.
+ *
+ * @example
+ * const plugin = async (instance: FastifyInstanceLike) => { instance.route({ ... }); };
+ */
+export interface FastifyInstanceLike {
+  readonly prefix: string;
+  removeAllContentTypeParsers(): unknown;
+  addContentTypeParser(type: string, parser: (request: FastifyRequestLike, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): unknown;
+  route(options: { method: string[]; url: string; handler: FastifyHandler }): unknown;
+  setNotFoundHandler(handler: FastifyHandler): unknown;
+  setErrorHandler(handler: (error: { code?: string }, request: FastifyRequestLike, reply: FastifyReplyLike) => unknown): unknown;
+}
+
+/**
+ * A Fastify plugin, as `fastify.register` takes it.
+ *
+ * @example
+ * await app.register(plugin satisfies FastifyPlugin);
+ */
+export type FastifyPlugin = (instance: FastifyInstanceLike, options: object) => Promise<void>;
+
+/**
+ * Options of {@link toFastify}.
+ *
+ * @example
+ * await app.register(toFastify(api, { fallthrough: false } satisfies FastifyOptions), { prefix: '/v1' });
+ */
+export interface FastifyOptions {
+  /**
+   * Whether a request for a path the API does not know gets the host's 404 (the default), or the
+   * API's 404 problem: the plugin then sets the not-found handler for its prefix, which without a
+   * prefix is the whole application's.
+   */
+  fallthrough?: boolean;
+}
+
+/**
+ * A Fastify 5 plugin that registers every path of an API as a real Fastify route (so `inject`, hooks
+ * and logging work), for every method: the API answers another method with 405 and `Allow`, and HEAD
+ * and OPTIONS itself. Inside the plugin, Fastify's body parsers give way to one that hands the raw
+ * stream to the API, so 400, 413 and 415 come from the API, with its body limit.
+ *
+ * @example
+ * await app.register(toFastify(api), { prefix: '/v1' });
+ */
+export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin {
+  const fallthrough = options.fallthrough ?? true;
+  const plugin: FastifyPlugin = async (instance) => {
+    const prefix = instance.prefix;
+    const answer: FastifyHandler = async (request, reply) => {
+      const rest = request.url.startsWith(prefix) ? request.url.slice(prefix.length) : request.url;
+      const response = await api.handle(fromFastifyRequest(request, rest.startsWith('/') ? rest : `/${rest}`));
+      return sendFastifyReply(reply, response);
+    };
+    instance.removeAllContentTypeParsers();
+    instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    // Fastify refuses a Content-Type it cannot parse before any parser runs; the API decides instead.
+    instance.setErrorHandler((error, request, reply) => {
+      if (error.code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw error;
+      return answer(request, reply);
+    });
+    for (const path of new Set(api.routes.map((route) => route.path))) {
+      instance.route({ method: [...METHODS], url: toFastifyPath(path), handler: answer });
+    }
+    if (!fallthrough) instance.setNotFoundHandler(answer);
+  };
+  Object.defineProperty(plugin, Symbol.for('fastify.display-name'), { value: 'restcanon' });
+  return plugin;
+}
+
+/**
+ * Runs one endpoint as a Fastify route handler, with `request.params` from the Fastify route. The
+ * body is what Fastify's parsers made of it (Fastify answers a body they reject).
+ *
+ * @example
+ * app.get('/users/:id', fastifyHandler(readUser));
+ */
+export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
+  const handle = createEndpointHandler(endpoint, options);
+  return async (request, reply) => {
+    const response = await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>);
+    return sendFastifyReply(reply, response);
+  };
+}
+
+function fromFastifyRequest(request: FastifyRequestLike, url: string): ApiRequest {
+  const apiRequest = fromNodeRequest(request.raw, url);
+  const { body } = request;
+  if (isStream(body)) apiRequest.body = readNodeBody(body);
+  else if (body !== undefined) apiRequest.body = body;
+  return apiRequest;
+}
+
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): FastifyReplyLike {
+  return reply.code(response.status).headers(response.headers).send(response.payload);
+}
+
+function isStream(body: unknown): body is NodeRequest {
+  return typeof body === 'object' && body !== null && typeof (body as { iterator?: unknown }).iterator === 'function';
+}
+
+/** A restcanon template as a Fastify path: `:` inside a static segment is escaped as `::`. */
+function toFastifyPath(template: string): string {
+  return template
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? segment : segment.replaceAll(':', '::')))
+    .join('/');
+}

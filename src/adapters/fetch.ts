@@ -1,2 +1,98 @@
-// The fetch adapter: see issue 6. Filled in by the adapters work.
-export {};
+/**
+ * restcanon/fetch: serve an API as a Fetch API handler, `(Request) => Promise<Response>`, for Hono,
+ * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
+ */
+import type { ApiRequest, HeaderRecord } from '../core/endpoint.js';
+import type { Api, ApiResponse } from '../core/pipeline.js';
+
+/**
+ * Serves an API as a Fetch handler. The request body goes to the API as a stream, read with the
+ * API's byte limit, and only if the endpoint takes a body. Route below a prefix with the API's
+ * `basePath`: the handler routes on the whole path of `request.url`.
+ *
+ * @example
+ * const handle = toFetch(api);
+ * export default { fetch: handle };                   // Bun, Deno, Workers
+ * app.all('/api/*', (c) => handle(c.req.raw));        // Hono, with createApi({ basePath: '/api' })
+ * export { handle as GET, handle as POST };           // Next.js route handlers
+ */
+export function toFetch(api: Api): (request: Request) => Promise<Response> {
+  return async (request) => toFetchResponse(await api.handle(fromFetchRequest(request)));
+}
+
+/**
+ * The `ApiRequest` of a Fetch `Request`: the path and query of its URL, its headers under lower-case
+ * names, and its body as a raw stream.
+ *
+ * @example
+ * const response = await api.handle(fromFetchRequest(request));
+ */
+export function fromFetchRequest(request: Request): ApiRequest {
+  const url = new URL(request.url);
+  const headers: HeaderRecord = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const apiRequest: ApiRequest = { method: request.method, url: url.pathname + url.search, headers };
+  // `request.body` is read only if the API reads the body: on @hono/node-server, touching it starts
+  // the socket's stream, which then stalls the connection if the API answers without reading (401, 413).
+  if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = { [Symbol.asyncIterator]: () => readFetchBody(request.body) };
+  return apiRequest;
+}
+
+/**
+ * A Fetch `Response` from an `ApiResponse`: no body for HEAD and for the statuses that have none.
+ *
+ * @example
+ * return toFetchResponse(await api.handle(fromFetchRequest(request)));
+ */
+export function toFetchResponse(response: ApiResponse): Response {
+  return new Response(bodyOf(response.payload), { status: response.status, headers: response.headers });
+}
+
+function bodyOf(payload: string | Uint8Array | undefined): BodyInit | null {
+  if (payload === undefined || typeof payload === 'string') return payload ?? null;
+  const { buffer } = payload;
+  // A view of a SharedArrayBuffer is no valid body; it is copied.
+  return buffer instanceof ArrayBuffer ? new Uint8Array(buffer, payload.byteOffset, payload.byteLength) : payload.slice();
+}
+
+/** How much of a body the API stopped reading is drained before the stream is cancelled. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Chunks of a body stream. A reader that stops early (413) does not cancel the stream at once: on
+ * runtimes that bridge it to a socket (such as @hono/node-server) a cancel resets the connection
+ * before the answer is sent, and a stream left half-read stalls the connection. The rest is read and
+ * dropped, up to a bound past which the stream is cancelled after all.
+ */
+async function* readFetchBody(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (body === null) return;
+  const reader = body.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      yield chunk.value;
+    }
+    done = true;
+  } finally {
+    if (done) reader.releaseLock();
+    else void discard(reader);
+  }
+}
+
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let drained = 0;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) return;
+      drained += chunk.value.byteLength;
+      if (drained > DRAIN_LIMIT) return await reader.cancel();
+    }
+  } catch {
+    // The client went away; there is nothing left to drain.
+  }
+}

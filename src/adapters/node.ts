@@ -1,2 +1,179 @@
-// The node adapter: see issue 6. Filled in by the adapters work.
-export {};
+/**
+ * restcanon/node: serve an API from `node:http`, `node:https` or the `node:http2` compatibility API.
+ * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
+ */
+import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
+import { createEndpointHandler, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+
+/**
+ * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.
+ *
+ * @example
+ * const pathOf = (req: NodeRequest) => req.url ?? '/';
+ */
+export interface NodeRequest {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: HeaderRecord;
+  /** Whether the whole body has arrived. */
+  readonly complete: boolean;
+  iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown>;
+  on(event: 'data', listener: (chunk: { length: number }) => void): unknown;
+  off(event: 'data', listener: (chunk: { length: number }) => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * The parts of a `node:http` `ServerResponse` (or an `Http2ServerResponse`) that restcanon writes.
+ *
+ * @example
+ * const send = (res: NodeResponse) => res.writeHead(204, {}).end();
+ */
+export interface NodeResponse {
+  readonly headersSent: boolean;
+  readonly writableEnded: boolean;
+  readonly destroyed: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(payload?: string | Uint8Array): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * Options of {@link toNodeListener}.
+ *
+ * @example
+ * const options: NodeListenerOptions = { fallback: (req, res) => res.writeHead(404, {}).end() };
+ */
+export interface NodeListenerOptions<Req extends NodeRequest = NodeRequest, Res extends NodeResponse = NodeResponse> {
+  /** Serves requests for paths the API does not know. Without it they get the API's 404 problem. */
+  fallback?: (req: Req, res: Res) => unknown;
+}
+
+/**
+ * Turns an API into a request listener for `http.createServer`, `https.createServer` or
+ * `http2.createServer` (compatibility API). A request never crashes the server: an aborted or
+ * malformed one gets an answer or a closed socket, and a body the API stops reading (413) is drained
+ * (up to 64 MiB, then the connection is closed) so that the client sees the answer.
+ *
+ * @example
+ * http.createServer(toNodeListener(api)).listen(3000);
+ * http.createServer(toNodeListener(api, { fallback: (req, res) => serveStatic(req, res) }));
+ */
+export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extends NodeResponse = NodeResponse>(
+  api: Api,
+  options: NodeListenerOptions<Req, Res> = {},
+): (req: Req, res: Res) => Promise<void> {
+  const fallback = options.fallback;
+  return async (req, res) => {
+    try {
+      const request = fromNodeRequest(req);
+      if (fallback === undefined) return sendNodeResponse(res, await api.handle(request));
+      const response = await api.dispatch(request);
+      if (response === undefined) await fallback(req, res);
+      else sendNodeResponse(res, response);
+    } catch {
+      // api.handle never rejects; a fallback or the socket may. Either way the socket must not hang.
+      res.destroy();
+    }
+  };
+}
+
+/**
+ * Runs one endpoint as a `node:http` handler, with params that your own router matched.
+ *
+ * @example
+ * const readUserHandler = nodeHandler(readUser);
+ * http.createServer((req, res) => {
+ *   const match = /^\/users\/([^/]+)$/.exec(req.url ?? '');
+ *   if (match) void readUserHandler(req, res, { id: decodeURIComponent(match[1]) });
+ * });
+ */
+export function nodeHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): (req: NodeRequest, res: NodeResponse, params?: Record<string, string>) => Promise<void> {
+  const handle = createEndpointHandler(endpoint, options);
+  return async (req, res, params = {}) => {
+    try {
+      sendNodeResponse(res, await handle(fromNodeRequest(req), params));
+    } catch {
+      res.destroy();
+    }
+  };
+}
+
+/**
+ * The `ApiRequest` of a Node request. The body is passed raw, as a stream the core reads with its
+ * byte limit; `url` replaces `req.url` (a framework mounted at a prefix passes the rest of the path).
+ *
+ * @example
+ * const response = await api.handle(fromNodeRequest(req));
+ */
+export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/'): ApiRequest {
+  // HTTP/2 frames a body without Content-Length or Transfer-Encoding, so every request gets one; it
+  // is read only if the endpoint takes a body, and an empty one reads as none.
+  return { method: req.method ?? 'GET', url, headers: req.headers, body: readNodeBody(req) };
+}
+
+/**
+ * The body of a Node request as an async iterable that, unlike the stream's own iterator, does not
+ * destroy the socket when the reader stops early: a 413 has to reach the client on that socket. The
+ * rest of the body is drained instead, so that the client can finish sending and read the answer.
+ *
+ * @example
+ * await api.handle({ method: 'POST', url: req.url, headers: req.headers, body: readNodeBody(req) });
+ */
+export function readNodeBody(req: NodeRequest): AsyncIterable<unknown> {
+  return {
+    [Symbol.asyncIterator]() {
+      const chunks = req.iterator({ destroyOnReturn: false });
+      return {
+        next: () => chunks.next(),
+        async return(value?: unknown) {
+          await chunks.return?.();
+          if (!req.complete) drain(req);
+          return { done: true, value };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Writes an `ApiResponse` to a Node response, with its `Content-Length`. A body the API never began
+ * to read (an early 401, 415 or 413) is left to Node, which drains it once the answer is sent.
+ *
+ * @example
+ * sendNodeResponse(res, await api.handle(fromNodeRequest(req)));
+ */
+export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  const { payload } = response;
+  const headers = payload === undefined ? response.headers : { ...response.headers, 'content-length': String(byteLength(payload)) };
+  try {
+    res.writeHead(response.status, headers);
+    res.end(payload);
+  } catch {
+    // A header value Node refuses (a control character from a handler's Location, say).
+    res.destroy();
+  }
+}
+
+/** How much of a body the API stopped reading is drained before the connection is closed instead. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a body. Destroying the request instead would reset the socket, and the
+ * client could lose the answer; past the bound, though, a client that keeps sending is cut off.
+ */
+function drain(req: NodeRequest): void {
+  let drained = 0;
+  const onData = (chunk: { length: number }): void => {
+    drained += chunk.length;
+    if (drained <= DRAIN_LIMIT) return;
+    req.off('data', onData);
+    req.destroy();
+  };
+  req.on('data', onData);
+}
+
+function byteLength(payload: string | Uint8Array): number {
+  return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;
+}

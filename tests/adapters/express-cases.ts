@@ -1,0 +1,204 @@
+/**
+ * Express-specific tests, run once with Express 4 and once with Express 5 (their request handling
+ * differs: Express 4's body parsers mark `req._body`, Express 5's only end the stream).
+ */
+import http from 'node:http';
+import type express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expressHandler, toExpress } from '../../src/adapters/express.js';
+import type { Api } from '../../src/index.js';
+import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
+import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
+
+type Express = typeof express;
+
+async function serve(app: ReturnType<Express>): Promise<MountedServer> {
+  return listen(http.createServer(app));
+}
+
+async function call(server: MountedServer, method: string, path: string, init: { token?: string; type?: string; body?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+  if (init.type !== undefined) headers['content-type'] = init.type;
+  const response = await fetch(server.baseUrl + path, { method, headers, ...(init.body === undefined ? {} : { body: init.body }) });
+  const headerRecord = Object.fromEntries(response.headers);
+  delete headerRecord.date;
+  delete headerRecord.etag;
+  return { status: response.status, headers: headerRecord, text: await response.text() };
+}
+
+export function runExpressSuite(name: string, express: Express): void {
+  runAdapterSuite(
+    name,
+    (api: Api, { prefix }) => {
+      const app = express();
+      app.disable('x-powered-by');
+      // The API owns everything below its mount point here, as node and fetch do.
+      app.use(prefix ?? '/', toExpress(api, { fallthrough: false }));
+      return serve(app);
+    },
+    { prefix: 'mount' },
+  );
+
+  describe(`${name} specifics`, () => {
+    const fixture = createFixture();
+    let server: MountedServer;
+    let seenByHost: { url: string; originalUrl: string } | undefined;
+
+    beforeAll(async () => {
+      const app = express();
+      app.disable('x-powered-by');
+      app.use('/v1', toExpress(fixture.api));
+      app.get('/v1/host-route', (req, res) => {
+        seenByHost = { url: req.url, originalUrl: req.originalUrl };
+        res.json({ host: true });
+      });
+      app.post('/v1/echo', express.text({ type: '*/*' }), (req, res) => {
+        res.type('text/plain').send(req.body);
+      });
+      server = await serve(app);
+    });
+    afterAll(() => server.close());
+
+    it('a path the API does not know falls through to the host app with next(), with its URLs untouched', async () => {
+      const answer = await call(server, 'GET', '/v1/host-route');
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text)).toEqual({ host: true });
+      expect(seenByHost).toEqual({ url: '/v1/host-route', originalUrl: '/v1/host-route' });
+    });
+
+    it('a path that falls through keeps its body unread for the host', async () => {
+      const answer = await call(server, 'POST', '/v1/echo', { type: 'text/plain', body: 'still here' });
+      expect(answer).toMatchObject({ status: 200, text: 'still here' });
+    });
+
+    it('a path neither knows is the host app’s 404, not a problem', async () => {
+      const answer = await call(server, 'GET', '/v1/nothing');
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).not.toContain('problem');
+    });
+
+    it('a known path below the mount point is the API', async () => {
+      const answer = await call(server, 'GET', '/v1/users/1', { token: 'alice' });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text)).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+    });
+  });
+
+  describe(`${name} with and without express.json() before it`, () => {
+    const plain = createFixture();
+    const parsed = createFixture();
+    let plainServer: MountedServer;
+    let parsedServer: MountedServer;
+
+    beforeAll(async () => {
+      const plainApp = express();
+      plainApp.disable('x-powered-by');
+      plainApp.use(toExpress(plain.api));
+      plainServer = await serve(plainApp);
+      const parsedApp = express();
+      parsedApp.disable('x-powered-by');
+      parsedApp.use(express.json({ type: ['application/json', 'application/*+json'] }));
+      parsedApp.use(toExpress(parsed.api));
+      parsedServer = await serve(parsedApp);
+    });
+    afterAll(async () => {
+      await plainServer.close();
+      await parsedServer.close();
+    });
+
+    const big = JSON.stringify({ name: 'x'.repeat(BODY_LIMIT * 2), email: 'big@example.com' });
+    const cases: [string, string, { token?: string; type?: string; body?: string }][] = [
+      ['POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":"Carol","email":"carol@example.com"}' }],
+      ['POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":"","email":"nope"}' }],
+      ['POST', '/users', { token: 'alice', type: 'application/json', body: '{"__proto__":{"admin":true}}' }],
+      ['POST', '/users', { token: 'alice', type: 'text/plain', body: 'name=Carol' }],
+      ['POST', '/users', { token: 'alice', type: 'application/json', body: big }],
+      ['POST', '/users', { token: 'alice', type: 'application/json' }],
+      ['POST', '/users', { type: 'application/json', body: '{"name":"Carol","email":"carol@example.com"}' }],
+      ['PATCH', '/users/2', { token: 'bob', type: 'application/merge-patch+json', body: '{"name":"Robert"}' }],
+      ['PUT', '/users/999', { token: 'bob', type: 'application/json', body: '{"name":"Nobody","email":"no@example.com"}' }],
+      ['DELETE', '/users', { token: 'bob', type: 'application/json', body: '{}' }],
+      ['GET', '/users/1', { token: 'alice' }],
+    ];
+    for (const [method, path, init] of cases) {
+      it(`${method} ${path} ${init.type ?? ''} ${(init.body ?? '').slice(0, 40)} answers the same`, async () => {
+        plain.store.reset();
+        parsed.store.reset();
+        const withoutParser = await call(plainServer, method, path, init);
+        const withParser = await call(parsedServer, method, path, init);
+        expect(withParser).toEqual(withoutParser);
+      });
+    }
+
+    // A known limit: the host's parser rejects a body before the API sees it, and the host's error
+    // handler answers (Express's default handler answers HTML). Mount toExpress before express.json().
+    it('malformed JSON that express.json() rejects is answered by the host, not the API', async () => {
+      const withoutParser = await call(plainServer, 'POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":' });
+      const withParser = await call(parsedServer, 'POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":' });
+      expect(withoutParser.status).toBe(400);
+      expect(withoutParser.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(withParser.status).toBe(400);
+      expect(withParser.headers['content-type']).not.toContain('problem');
+    });
+  });
+
+  describe(`${name} expressHandler`, () => {
+    const fixture = createFixture();
+    let server: MountedServer;
+    const hostErrors: unknown[] = [];
+
+    beforeAll(async () => {
+      const { readUser, createUser, readReports } = fixture.endpoints;
+      const app = express();
+      app.disable('x-powered-by');
+      app.get('/people/:id', expressHandler(readUser, handlerOptions));
+      app.post('/people', expressHandler(createUser, handlerOptions));
+      app.post('/parsed-people', express.json(), expressHandler(createUser, handlerOptions));
+      app.get('/failures', expressHandler(readReports, handlerOptions));
+      app.use((error: unknown, _req: unknown, res: express.Response, _next: unknown) => {
+        hostErrors.push(error);
+        res.status(599).end();
+      });
+      server = await serve(app);
+    });
+    afterAll(() => server.close());
+
+    it('reads with the params of the Express route', async () => {
+      const answer = await call(server, 'GET', '/people/2', { token: 'bob' });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.text)).toEqual({ id: 2, name: 'Bob', email: 'bob@example.com' });
+    });
+
+    it('a handler that returns undefined is 404', async () => {
+      const answer = await call(server, 'GET', '/people/404', { token: 'bob' });
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    });
+
+    it('an invalid param or body is 400 with errors, from the raw stream or from express.json()', async () => {
+      const param = await call(server, 'GET', '/people/zero', { token: 'bob' });
+      expect(param.status).toBe(400);
+      expect(JSON.parse(param.text).errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
+      for (const path of ['/people', '/parsed-people']) {
+        const body = await call(server, 'POST', path, { token: 'bob', type: 'application/json', body: '{"name":""}' });
+        expect(body.status).toBe(400);
+        expect(JSON.parse(body.text).errors).toHaveLength(2);
+      }
+    });
+
+    it('creates with 201', async () => {
+      const answer = await call(server, 'POST', '/parsed-people', { token: 'bob', type: 'application/json', body: '{"name":"Dan","email":"dan@example.com"}' });
+      expect(answer.status).toBe(201);
+      expect(JSON.parse(answer.text)).toMatchObject({ name: 'Dan' });
+    });
+
+    it('a failing handler is a masked 500 that never reaches the host error handler', async () => {
+      const answer = await call(server, 'GET', '/failures', { token: 'bob' });
+      expect(answer.status).toBe(500);
+      expect(answer.text).not.toContain(SECRET);
+      expect(JSON.parse(answer.text).instance).toMatch(/^urn:uuid:/);
+      expect(hostErrors).toEqual([]);
+    });
+  });
+}

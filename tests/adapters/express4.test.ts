@@ -1,0 +1,4 @@
+import express from 'express4';
+import { runExpressSuite } from './express-cases.js';
+
+runExpressSuite('express 4', express);

@@ -1,0 +1,129 @@
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fastifyHandler, toFastify } from '../../src/adapters/fastify.js';
+import { runAdapterSuite, type MountedServer } from './conformance.js';
+import { createFixture, handlerOptions, SECRET } from './fixture-api.js';
+
+async function start(app: FastifyInstance): Promise<MountedServer> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+runAdapterSuite(
+  'fastify',
+  async (api, { prefix }) => {
+    const app = Fastify({ forceCloseConnections: true });
+    // The API owns everything below its prefix here, as node and fetch do.
+    await app.register(toFastify(api, { fallthrough: false }), prefix === undefined ? {} : { prefix });
+    return start(app);
+  },
+  {
+    prefix: 'mount',
+    knownGaps: {
+      // find-my-way rejects the URL before any route or plugin runs; only the server-level
+      // `frameworkErrors` option of Fastify() can change that answer, not a plugin.
+      'a malformed percent-escape in the path is 400 with a problem body': 'Fastify answers FST_ERR_BAD_URL itself',
+    },
+  },
+);
+
+describe('fastify specifics', () => {
+  const fixture = createFixture();
+  const app = Fastify({ bodyLimit: 100 });
+  const routesSeen: string[] = [];
+
+  beforeAll(async () => {
+    app.addHook('onRequest', async (request) => {
+      routesSeen.push(`${request.method} ${request.routeOptions.url ?? '(none)'}`);
+    });
+    app.post('/host-json', async (request) => ({ parsedByFastify: request.body }));
+    await app.register(toFastify(fixture.api), { prefix: '/v1' });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('serves through fastify.inject, with the API’s routes as real routes that hooks see', async () => {
+    const response = await app.inject({ method: 'GET', url: '/v1/users/1', headers: { authorization: 'Bearer alice' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+    expect(routesSeen).toContain('GET /v1/users/:id');
+  });
+
+  it('the API’s body limit answers, not Fastify’s', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(500), email: 'long@example.com' });
+    const response = await app.inject({ method: 'POST', url: '/v1/users', headers: { authorization: 'Bearer alice', 'content-type': 'application/json' }, payload: body });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('the host keeps its own body parsers outside the plugin', async () => {
+    const response = await app.inject({ method: 'POST', url: '/host-json', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    expect(response.json()).toEqual({ parsedByFastify: { a: 1 } });
+  });
+
+  it('by default a path the API does not know is the host’s 404', async () => {
+    const response = await app.inject({ method: 'GET', url: '/v1/nothing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).not.toContain('problem');
+  });
+
+  it('errors of the host’s own hooks still reach the host’s error handler', async () => {
+    const host = Fastify();
+    host.addHook('onRequest', async (request) => {
+      if (request.headers['x-deny'] !== undefined) throw Object.assign(new Error('denied by host'), { statusCode: 429 });
+    });
+    await host.register(toFastify(createFixture().api));
+    const response = await host.inject({ method: 'GET', url: '/health', headers: { 'x-deny': '1' } });
+    expect(response.statusCode).toBe(429);
+    expect(response.json()).toMatchObject({ message: 'denied by host' });
+    await host.close();
+  });
+});
+
+describe('fastifyHandler', () => {
+  const fixture = createFixture();
+  const app = Fastify();
+
+  beforeAll(async () => {
+    const { readUser, createUser, readReports } = fixture.endpoints;
+    app.get('/people/:id', fastifyHandler(readUser, handlerOptions));
+    app.post('/people', fastifyHandler(createUser, handlerOptions));
+    app.get('/failures', fastifyHandler(readReports, handlerOptions));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const bob = { authorization: 'Bearer bob' };
+
+  it('reads with request.params, and answers 404 when the handler returns undefined', async () => {
+    const found = await app.inject({ method: 'GET', url: '/people/2', headers: bob });
+    expect(found.statusCode).toBe(200);
+    expect(found.json()).toEqual({ id: 2, name: 'Bob', email: 'bob@example.com' });
+    const missing = await app.inject({ method: 'GET', url: '/people/404', headers: bob });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  });
+
+  it('an invalid param or a body that Fastify parsed is 400 with errors', async () => {
+    const param = await app.inject({ method: 'GET', url: '/people/zero', headers: bob });
+    expect(param.statusCode).toBe(400);
+    expect(param.json().errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
+    const body = await app.inject({ method: 'POST', url: '/people', headers: { ...bob, 'content-type': 'application/json' }, payload: '{"name":""}' });
+    expect(body.statusCode).toBe(400);
+    expect(body.json().errors).toHaveLength(2);
+  });
+
+  it('creates with 201', async () => {
+    const response = await app.inject({ method: 'POST', url: '/people', headers: { ...bob, 'content-type': 'application/json' }, payload: '{"name":"Dan","email":"dan@example.com"}' });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('a failing handler is a masked 500', async () => {
+    const response = await app.inject({ method: 'GET', url: '/failures', headers: bob });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain(SECRET);
+    expect(response.json().instance).toMatch(/^urn:uuid:/);
+  });
+});

@@ -1,0 +1,212 @@
+import http from 'node:http';
+import http2 from 'node:http2';
+import net from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { nodeHandler, toNodeListener } from '../../src/adapters/node.js';
+import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
+import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
+
+runAdapterSuite('node', (api) => listen(http.createServer(toNodeListener(api))), { prefix: 'basePath' });
+
+/** Sends raw bytes and collects what the server answers until it closes the socket or `waitMs` pass. */
+function rawExchange(baseUrl: string, chunks: string[], options: { destroyAfterWrite?: boolean; waitMs?: number } = {}): Promise<string> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    let received = '';
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      for (const chunk of chunks) socket.write(chunk);
+      if (options.destroyAfterWrite === true) setTimeout(() => socket.destroy(), 20);
+    });
+    const timer = setTimeout(() => socket.destroy(), options.waitMs ?? 500);
+    socket.on('data', (data) => (received += data.toString()));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+  });
+}
+
+describe('node specifics', () => {
+  const fixture = createFixture();
+  let server: MountedServer;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (error: unknown) => unhandled.push(error);
+
+  beforeAll(async () => {
+    process.on('uncaughtException', onUnhandled);
+    process.on('unhandledRejection', onUnhandled);
+    server = await listen(http.createServer(toNodeListener(fixture.api)));
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', onUnhandled);
+    process.off('unhandledRejection', onUnhandled);
+    await server.close();
+  });
+  beforeEach(() => {
+    fixture.errors.length = 0;
+  });
+
+  async function stillServes(): Promise<void> {
+    const response = await fetch(`${server.baseUrl}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(unhandled).toEqual([]);
+  }
+
+  const postHead = (length: string | undefined) =>
+    `POST /users HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer alice\r\nContent-Type: application/json\r\n${length === undefined ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`}\r\n\r\n`;
+
+  it('a request aborted mid-body does not crash the server', async () => {
+    await rawExchange(server.baseUrl, [postHead('1000'), '{"name":"'.padEnd(100, 'x')], { destroyAfterWrite: true });
+    await stillServes();
+  });
+
+  it('a request that is not HTTP gets 400 from Node and the server goes on', async () => {
+    const answer = await rawExchange(server.baseUrl, ['NOT HTTP AT ALL\r\n\r\n']);
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    await stillServes();
+  });
+
+  it('broken chunked framing mid-body does not crash the server or hang the socket', async () => {
+    const answer = await rawExchange(server.baseUrl, [postHead(undefined), '5\r\n{"nam\r\nzz\r\n'], { waitMs: 2000 });
+    expect(answer).toMatch(/^HTTP\/1\.1 400/);
+    await stillServes();
+  });
+
+  it('an absolute-form request target is routed by its path', async () => {
+    const answer = await rawExchange(server.baseUrl, ['GET http://example.test/health HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n']);
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('{"status":"ok"}');
+  });
+
+  it('a chunked body over the limit is 413 on a raw socket, and the connection stays usable', async () => {
+    const chunk = 'x'.repeat(BODY_LIMIT);
+    const body = `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(4) + '0\r\n\r\n';
+    const answer = await rawExchange(server.baseUrl, [postHead(undefined), body, 'GET /health HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n'], { waitMs: 2000 });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toContain('HTTP/1.1 200');
+    await stillServes();
+  });
+
+  it('a huge declared Content-Length is 413 at once, without waiting for the body', async () => {
+    const answer = await rawExchange(server.baseUrl, [postHead('99999999999'), '{}'], { waitMs: 1000 });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+  });
+});
+
+describe('toNodeListener options', () => {
+  it('fallback serves paths the API does not know', async () => {
+    const fixture = createFixture();
+    const server = await listen(
+      http.createServer(
+        toNodeListener(fixture.api, {
+          fallback: (req, res) => {
+            res.writeHead(200, { 'content-type': 'text/plain' });
+            res.end(`static ${req.url}`);
+          },
+        }),
+      ),
+    );
+    try {
+      const fallback = await fetch(`${server.baseUrl}/index.html`);
+      expect(await fallback.text()).toBe('static /index.html');
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+      expect((await fetch(`${server.baseUrl}/health`, { method: 'DELETE' })).status).toBe(405);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('node:http2 compatibility API', () => {
+  const fixture = createFixture();
+  const server = http2.createServer(toNodeListener(fixture.api));
+  let session: http2.ClientHttp2Session;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    session = http2.connect(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+  });
+  afterAll(async () => {
+    session.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function request(headers: http2.OutgoingHttpHeaders, body?: string): Promise<{ status: number; headers: http2.IncomingHttpHeaders; text: string }> {
+    return new Promise((resolve, reject) => {
+      const stream = session.request(headers);
+      let text = '';
+      let responseHeaders: http2.IncomingHttpHeaders = {};
+      stream.on('response', (received) => (responseHeaders = received));
+      stream.on('data', (chunk) => (text += chunk));
+      stream.on('end', () => resolve({ status: Number(responseHeaders[':status']), headers: responseHeaders, text }));
+      stream.on('error', reject);
+      if (body === undefined) stream.end();
+      else stream.end(body);
+    });
+  }
+
+  it('answers GET, HEAD and a 413 for a body over the limit on one session', async () => {
+    const health = await request({ ':path': '/health' });
+    expect(health).toMatchObject({ status: 200, text: '{"status":"ok"}' });
+    expect(health.headers['content-type']).toBe('application/json; charset=utf-8');
+    const head = await request({ ':path': '/health', ':method': 'HEAD' });
+    expect(head).toMatchObject({ status: 200, text: '' });
+    const big = JSON.stringify({ name: 'x'.repeat(BODY_LIMIT * 4), email: 'big@example.com' });
+    const tooLarge = await request({ ':path': '/users', ':method': 'POST', authorization: 'Bearer alice', 'content-type': 'application/json' }, big);
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.text)).toMatchObject({ status: 413 });
+    expect((await request({ ':path': '/health' })).status).toBe(200);
+  });
+});
+
+describe('nodeHandler', () => {
+  const fixture = createFixture();
+  let server: MountedServer;
+
+  beforeAll(async () => {
+    const readUserHandler = nodeHandler(fixture.endpoints.readUser, handlerOptions);
+    const createUserHandler = nodeHandler(fixture.endpoints.createUser, handlerOptions);
+    const failingHandler = nodeHandler(fixture.endpoints.readReports, handlerOptions);
+    server = await listen(
+      http.createServer((req, res) => {
+        const match = /^\/people\/([^/?]+)/.exec(req.url ?? '');
+        if (match !== null && req.method === 'GET') void readUserHandler(req, res, { id: decodeURIComponent(match[1]!) });
+        else if (req.url === '/people' && req.method === 'POST') void createUserHandler(req, res);
+        else void failingHandler(req, res);
+      }),
+    );
+  });
+  afterAll(() => server.close());
+
+  const bob = { authorization: 'Bearer bob' };
+
+  it('reads with the params of the caller’s router, and answers 404 when the handler returns undefined', async () => {
+    const found = await fetch(`${server.baseUrl}/people/2`, { headers: bob });
+    expect(found.status).toBe(200);
+    expect(await found.json()).toEqual({ id: 2, name: 'Bob', email: 'bob@example.com' });
+    const missing = await fetch(`${server.baseUrl}/people/404`, { headers: bob });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+  });
+
+  it('an invalid param or body is 400 with errors; a valid body is 201', async () => {
+    const param = await fetch(`${server.baseUrl}/people/zero`, { headers: bob });
+    expect(param.status).toBe(400);
+    expect((await param.json()).errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
+    const invalid = await fetch(`${server.baseUrl}/people`, { method: 'POST', headers: { ...bob, 'content-type': 'application/json' }, body: '{"name":""}' });
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).errors).toHaveLength(2);
+    const created = await fetch(`${server.baseUrl}/people`, { method: 'POST', headers: { ...bob, 'content-type': 'application/json' }, body: '{"name":"Dan","email":"dan@example.com"}' });
+    expect(created.status).toBe(201);
+  });
+
+  it('a failing handler is a masked 500', async () => {
+    const response = await fetch(`${server.baseUrl}/anything`, { headers: bob });
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain(SECRET);
+    expect(JSON.parse(text).instance).toMatch(/^urn:uuid:/);
+  });
+});

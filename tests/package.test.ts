@@ -1,0 +1,141 @@
+/**
+ * The package as a user installs it: built into a temporary directory (never over `dist/`, which
+ * other tests may be reading), packed with `npm pack`, installed from the tarball into an empty
+ * project without the network, then imported from ESM and required from CommonJS, subpath by subpath.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entries } from '../tsup.config.js';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const windows = process.platform === 'win32';
+
+interface ConditionalExport {
+  import: { types: string; default: string };
+  require: { types: string; default: string };
+}
+
+const manifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, ConditionalExport | string> };
+const subpaths = Object.keys(entries).map((entry) => (entry === 'index' ? manifest.name : `${manifest.name}/${entry}`));
+
+/** Sorted export names of each adapter subpath: its public surface, changed on purpose only. */
+const ADAPTER_EXPORTS: Record<string, string[]> = {
+  'restcanon/node': ['fromNodeRequest', 'nodeHandler', 'readNodeBody', 'sendNodeResponse', 'toNodeListener'],
+  'restcanon/express': ['expressHandler', 'toExpress'],
+  'restcanon/fastify': ['fastifyHandler', 'toFastify'],
+  'restcanon/fetch': ['fromFetchRequest', 'toFetch', 'toFetchResponse'],
+};
+
+/** Names that must exist wherever they are exported from. */
+const REQUIRED_EXPORTS: Record<string, string[]> = {
+  restcanon: ['createApi', 'endpoint', 'isHttpError', 'NotFoundError'],
+  'restcanon/testing': ['createTestClient'],
+  ...ADAPTER_EXPORTS,
+};
+
+describe('package.json exports', () => {
+  it('has one conditional export per tsup entry, and nothing else', () => {
+    const expected: Record<string, ConditionalExport | string> = { './package.json': './package.json' };
+    for (const entry of Object.keys(entries)) {
+      expected[entry === 'index' ? '.' : `./${entry}`] = {
+        import: { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` },
+        require: { types: `./dist/${entry}.d.cts`, default: `./dist/${entry}.cjs` },
+      };
+    }
+    expect(manifest.exports).toEqual(expected);
+  });
+});
+
+describe('the packed package, installed from its tarball', () => {
+  let workspace: string;
+  let consumer: string;
+
+  beforeAll(async () => {
+    workspace = await mkdtemp(path.join(tmpdir(), 'restcanon-package-'));
+    const packageDir = path.join(workspace, 'package');
+    consumer = path.join(workspace, 'consumer');
+    await mkdir(packageDir);
+    await mkdir(path.join(consumer, 'node_modules'), { recursive: true });
+    for (const file of ['package.json', 'LICENSE', 'README.md']) {
+      await cp(path.join(root, file), path.join(packageDir, file)).catch(() => {});
+    }
+    const tsup = path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
+    await run(process.execPath, [tsup, '--out-dir', path.join(packageDir, 'dist')], { cwd: root });
+    // A cache of its own: nothing comes from the user's cache or the network (the package has no dependencies).
+    const cache = path.join(workspace, 'npm-cache');
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', workspace, '--cache', cache], { cwd: packageDir, shell: windows });
+    const tarball = (await readdir(workspace)).find((file) => file.endsWith('.tgz'))!;
+    await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    await run('npm', ['install', path.join(workspace, tarball), '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--cache', cache], { cwd: consumer, shell: windows });
+    // The optional peer dependency of restcanon/xml, as a user of that subpath installs it. Express
+    // and Fastify are left out on purpose: their adapters must load without them.
+    await symlink(path.join(root, 'node_modules', 'fast-xml-parser'), path.join(consumer, 'node_modules', 'fast-xml-parser'), 'junction');
+  }, 120_000);
+
+  afterAll(async () => {
+    if (workspace !== undefined) await rm(workspace, { recursive: true, force: true });
+  });
+
+  async function exportsOf(file: string, source: string): Promise<Record<string, string[]>> {
+    await writeFile(path.join(consumer, file), source);
+    const { stdout } = await run(process.execPath, [file], { cwd: consumer });
+    return JSON.parse(stdout) as Record<string, string[]>;
+  }
+
+  /** A script that prints the sorted export names of every subpath, each loaded with `load`. */
+  function namesScript(load: (specifier: string) => string): string {
+    const lines = subpaths.map((subpath) => `names[${JSON.stringify(subpath)}] = Object.keys(${load(JSON.stringify(subpath))}).sort();`);
+    return ['const names = {};', ...lines, 'console.log(JSON.stringify(names));'].join('\n');
+  }
+
+  it('every subpath imports from ESM, without express or fastify installed', async () => {
+    const names = await exportsOf('names.mjs', namesScript((specifier) => `await import(${specifier})`));
+    expect(Object.keys(names)).toEqual(subpaths);
+    for (const [subpath, required] of Object.entries(REQUIRED_EXPORTS)) expect(names[subpath]).toEqual(expect.arrayContaining(required));
+    for (const [subpath, exported] of Object.entries(ADAPTER_EXPORTS)) expect(names[subpath]).toEqual(exported);
+  });
+
+  it('every subpath requires from CommonJS with the same names', async () => {
+    const esm = await exportsOf('names.mjs', namesScript((specifier) => `await import(${specifier})`));
+    const cjs = await exportsOf('names.cjs', namesScript((specifier) => `require(${specifier})`));
+    expect(cjs).toEqual(esm);
+  });
+
+  it('an error from the ESM build is an HttpError to the CommonJS build', async () => {
+    const source = [
+      "import { createRequire } from 'node:module';",
+      "import { NotFoundError } from 'restcanon';",
+      "const { isHttpError } = createRequire(import.meta.url)('restcanon');",
+      'console.log(JSON.stringify({ branded: [isHttpError(new NotFoundError())] }));',
+    ].join('\n');
+    expect(await exportsOf('brand.mjs', source)).toEqual({ branded: [true] });
+  });
+
+  it('serves a request through the installed fetch adapter', async () => {
+    const source = [
+      "const { createApi, endpoint } = require('restcanon');",
+      "const { toFetch } = require('restcanon/fetch');",
+      "const api = createApi({ endpoints: [endpoint('GET', '/health', { handle: () => ({ status: 'ok' }) })] });",
+      "toFetch(api)(new Request('http://example.test/health')).then(async (response) => {",
+      '  console.log(JSON.stringify({ answer: [String(response.status), await response.text()] }));',
+      '});',
+    ].join('\n');
+    expect(await exportsOf('serve.cjs', source)).toEqual({ answer: ['200', '{"status":"ok"}'] });
+  });
+
+  it('the adapters’ type declarations import nothing from express or fastify', async () => {
+    const dist = path.join(consumer, 'node_modules', 'restcanon', 'dist');
+    for (const adapter of ['express', 'fastify']) {
+      for (const extension of ['d.ts', 'd.cts']) {
+        const declarations = await readFile(path.join(dist, `${adapter}.${extension}`), 'utf8');
+        expect(declarations).not.toMatch(/from ['"](express|fastify)['"]/);
+      }
+    }
+  });
+});
