@@ -18,6 +18,8 @@ export interface ExpressRequest extends IncomingMessage {
   body?: unknown;
   /** Set by Express 4's body parsers once they have read the body. */
   _body?: boolean;
+  /** The mount path Express took off `req.url` (`/v1` for `app.use('/v1', ...)`). */
+  baseUrl?: string;
   /** Path params from the Express route (Express 5 gives a wildcard as an array of segments). */
   params?: Record<string, string | string[] | undefined>;
 }
@@ -88,6 +90,7 @@ export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptio
 
 function fromExpressRequest(req: ExpressRequest): ApiRequest {
   const request = fromNodeRequest(req, req.url ?? '/');
+  request.baseUrl = req.baseUrl;
   // Express 4's parsers mark `_body`, Express 5's leave the stream ended: the stream is spent, so the
   // parsed body stands in for it. A request that carried no body keeps none, whatever a parser made of it.
   if ((req._body === true || req.readableEnded) && hasBody(req.headers)) request.body = req.body;

@@ -95,7 +95,9 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
     const prefix = instance.prefix;
     const answer: FastifyHandler = async (request, reply) => {
       const rest = request.url.startsWith(prefix) ? request.url.slice(prefix.length) : request.url;
-      const response = await api.handle(fromFastifyRequest(request, rest.startsWith('/') ? rest : `/${rest}`));
+      const apiRequest = fromFastifyRequest(request, rest.startsWith('/') ? rest : `/${rest}`);
+      apiRequest.baseUrl = prefix;
+      const response = await api.handle(apiRequest);
       return sendFastifyReply(reply, response);
     };
     instance.removeAllContentTypeParsers();

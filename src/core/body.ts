@@ -141,13 +141,44 @@ export async function readBody(body: RawBody, limit: number): Promise<string> {
   }
   let total = 0;
   let text = '';
-  for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-    total += bytes.byteLength;
-    if (total > limit) throw tooLarge(limit);
-    text += decode(decoder, bytes, true);
+  const iterator = body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array | string>;
+      try {
+        next = await iterator.next();
+      } catch {
+        // The stream failed (the client aborted, the connection reset): the client's doing, not a server fault.
+        throw new BadRequestError('The body could not be read to its end', { code: ERROR_CODES.MALFORMED_BODY });
+      }
+      if (next.done === true) break;
+      const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
+      total += bytes.byteLength;
+      if (total > limit) throw tooLarge(limit);
+      text += decode(decoder, bytes, true);
+    }
+  } catch (error) {
+    // Stop the source early (past the limit, or bytes that are not UTF-8) without waiting for it.
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+    throw error;
   }
   return text + decode(decoder, new Uint8Array(0), false);
+}
+
+/**
+ * Refuses a body in a content coding restcanon does not decode (gzip, br, ...): 415 with
+ * `Accept-Encoding: identity`, as RFC 7694 §3 describes, rather than a confusing 400 from bytes
+ * that are not JSON.
+ *
+ * @example
+ * checkContentEncoding('gzip', rules); // throws a 415
+ */
+export function checkContentEncoding(header: string | undefined, rules: BodyRules): void {
+  if (header === undefined) return;
+  const codings = header.split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) return;
+  const error = unsupported(rules, 'The body must not be compressed or otherwise encoded');
+  throw new UnsupportedMediaTypeError(error.detail, { headers: { ...error.headers, 'accept-encoding': 'identity' } });
 }
 
 function decode(decoder: TextDecoder, bytes: Uint8Array | ArrayBuffer, stream: boolean): string {

@@ -45,6 +45,11 @@ export interface ApiRequest {
   url: string;
   headers?: HeaderRecord | undefined;
   body?: unknown;
+  /**
+   * The prefix a host router already took off `url` (Express's `req.baseUrl`, a Fastify prefix), so
+   * that URLs the API builds, such as `Location`, point where the client can reach them.
+   */
+  baseUrl?: string | undefined;
 }
 
 /**

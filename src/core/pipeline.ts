@@ -1,5 +1,5 @@
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
-import { checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
 import type { AnyContext, ApiRequest, Endpoint, HeaderRecord } from './endpoint.js';
 import {
   BadRequestError,
@@ -350,6 +350,7 @@ async function run(
   if (bodyRules !== undefined) {
     const contentType = single(headers['content-type']);
     if (contentType !== undefined) mediaType = checkMediaType(contentType, bodyRules);
+    checkContentEncoding(single(headers['content-encoding']), bodyRules);
     checkContentLength(single(headers['content-length']), bodyRules.limit);
   }
 
@@ -452,7 +453,7 @@ function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams
     status = settings.policy.decide(operation);
   }
   if (operation === 'create' && !missing) {
-    const location = endpoint.location !== undefined ? endpoint.location(result, ctx) : defaultLocation(compiled, result, rawParams);
+    const location = endpoint.location !== undefined ? endpoint.location(result, ctx) : defaultLocation(compiled, result, rawParams, ctx.request.baseUrl);
     if (location !== undefined) headers.location = location;
   }
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
@@ -463,8 +464,9 @@ function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams
   return { status, headers, body, payload };
 }
 
-function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>): string | undefined {
+function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, baseUrl: string | undefined): string | undefined {
   const id = (result as { id?: unknown }).id;
   if (compiled.itemTemplate === undefined || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
-  return buildPath(compiled.itemTemplate, { ...rawParams, id });
+  const path = buildPath(compiled.itemTemplate, { ...rawParams, id });
+  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(encodeURI(baseUrl), path);
 }

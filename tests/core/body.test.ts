@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createApi, endpoint, type Api, type ApiOptions, type ApiResponse, type HeaderRecord } from '../../src/index.js';
 import {
@@ -374,5 +374,34 @@ describe('checkContentLength', () => {
 
   it('leaves a missing or malformed value to the reading', () => {
     for (const header of [undefined, '', 'abc', '-5', '1e9', '10, 10']) expect(() => checkContentLength(header, 1024)).not.toThrow();
+  });
+});
+
+describe('a body stream that fails mid-way', () => {
+  // Regression: a client aborting its upload reached onError as a 500 (ECONNRESET: aborted).
+  it('is a 400 for the client, not a 500 for the operator', async () => {
+    const onError = vi.fn();
+    const api = createApi({ onError, endpoints: [endpoint('POST', '/notes', { handle: (ctx) => ctx.body })] });
+    async function* aborted() {
+      yield new TextEncoder().encode('{"text":');
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    }
+    const response = await api.handle({ method: 'POST', url: '/notes', headers: { 'content-type': 'application/json' }, body: aborted() });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ type: 'about:blank', title: 'Bad Request', status: 400, code: 'RC_MALFORMED_BODY', detail: 'The body could not be read to its end' });
+    expect(onError).not.toHaveBeenCalled();
+  });
+});
+
+describe('Content-Encoding', () => {
+  const api = createApi({ endpoints: [endpoint('PATCH', '/notes/:id', { handle: (ctx) => ctx.body })] });
+  it.each(['gzip', 'br', 'deflate', 'identity, gzip'])('%s is 415 with Accept-Encoding: identity and Accept-Patch', async (coding) => {
+    const response = await api.handle({ method: 'PATCH', url: '/notes/1', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body: '{}' });
+    expect(response.status).toBe(415);
+    expect(response.headers).toEqual({ 'accept-encoding': 'identity', 'accept-patch': 'application/json', 'content-type': 'application/problem+json; charset=utf-8' });
+  });
+  it('identity is no coding at all', async () => {
+    const response = await api.handle({ method: 'PATCH', url: '/notes/1', headers: { 'content-type': 'application/json', 'content-encoding': 'Identity' }, body: '{"a":1}' });
+    expect(response).toMatchObject({ status: 200, body: { a: 1 } });
   });
 });
