@@ -1,0 +1,79 @@
+/**
+ * The public surface, written down: a name that appears or disappears from a subpath is a decision,
+ * so it has to show up in this diff (as h3's package.test.ts does).
+ */
+import { describe, expect, it } from 'vitest';
+import * as root from '../src/index.js';
+import * as testing from '../src/testing.js';
+import * as xml from '../src/xml.js';
+
+describe('public exports', () => {
+  it('restcanon', () => {
+    expect(Object.keys(root).sort()).toMatchInlineSnapshot(`
+      [
+        "BadRequestError",
+        "COLLECTION_OPERATIONS",
+        "ConventionError",
+        "DEFAULT_POLICY",
+        "DEFAULT_STATUSES",
+        "ERROR_CODES",
+        "ERROR_OUTCOMES",
+        "ForbiddenError",
+        "HttpError",
+        "InternalServerError",
+        "METHODS",
+        "MethodNotAllowedError",
+        "NotAcceptableError",
+        "NotFoundError",
+        "PayloadTooLargeError",
+        "Router",
+        "STATUS_TEXT",
+        "SUCCESS_OUTCOMES",
+        "UnauthorizedError",
+        "UnsupportedMediaTypeError",
+        "applyPolicy",
+        "buildPath",
+        "checkNaming",
+        "collection",
+        "createApi",
+        "createEndpointHandler",
+        "createRouter",
+        "createStatusPolicy",
+        "defineEndpoint",
+        "endpoint",
+        "isConventionError",
+        "isEmptyBodyStatus",
+        "isHttpError",
+        "isStandardSchema",
+        "joinPaths",
+        "json",
+        "lintPath",
+        "lintPaths",
+        "negotiate",
+        "parseMediaType",
+        "parseTemplate",
+        "problemOf",
+        "statusText",
+        "text",
+        "toPointer",
+        "validatePart",
+      ]
+    `);
+  });
+  it('restcanon/testing', () => {
+    expect(Object.keys(testing).sort()).toMatchInlineSnapshot(`
+      [
+        "callEndpoint",
+        "createTestClient",
+        "createTestContext",
+      ]
+    `);
+  });
+  it('restcanon/xml', () => {
+    expect(Object.keys(xml).sort()).toMatchInlineSnapshot(`
+      [
+        "xml",
+      ]
+    `);
+  });
+});
