@@ -112,6 +112,14 @@ export interface Api {
   readonly routes: readonly RouteInfo[];
   readonly basePath: string;
   readonly bodyLimit: number;
+  /** The status policy every answer follows. */
+  readonly policy: StatusPolicy;
+  /** Whether the API authenticates (then every endpoint that is not public needs a caller). */
+  readonly authenticates: boolean;
+  /** The `WWW-Authenticate` challenge of its 401s. */
+  readonly challenge: string;
+  /** Response formats in the server's order of preference. */
+  readonly formats: readonly Serializer[];
 }
 
 const ONE_MEBIBYTE = 1024 * 1024;
@@ -201,6 +209,10 @@ export function createApi(options: ApiOptions = {}): Api {
     routes,
     basePath,
     bodyLimit: runtime.settings.bodyLimit,
+    policy: runtime.settings.policy,
+    authenticates: runtime.settings.authenticate !== undefined,
+    challenge: runtime.settings.challenge,
+    formats: runtime.settings.formats,
   };
 }
 
