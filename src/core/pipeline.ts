@@ -174,26 +174,36 @@ export function createApi(options: ApiOptions = {}): Api {
   const relativePaths = [...new Set(endpoints.map((definition) => definition.path))];
   checkNaming(relativePaths, options.naming ?? 'error', options.namingAllow === undefined ? {} : { allow: options.namingAllow });
 
-  async function respond(request: ApiRequest, passUnmatched: boolean): Promise<ApiResponse | undefined> {
+  // One 405 per distinct Allow value: the answer depends on nothing else.
+  const notAllowed = new Map<string, MethodNotAllowedError>();
+  const methodNotAllowed = (allow: string): MethodNotAllowedError => {
+    let error = notAllowed.get(allow);
+    if (error === undefined) notAllowed.set(allow, (error = withoutStack(() => new MethodNotAllowedError(allow))));
+    return error;
+  };
+
+  function respond(request: ApiRequest, passUnmatched: boolean): Promise<ApiResponse | undefined> {
     const headers = normalizeHeaders(request.headers);
     const method = request.method;
+    let match;
+    let search;
     try {
-      const { path, search } = splitUrl(request.url);
-      const match = router.find(path);
-      if (match === undefined) {
-        if (passUnmatched) return undefined;
-        throw new NotFoundError('No resource matches this path');
-      }
-      let compiled = match.route.handlers[method];
-      if (compiled === undefined) {
-        if (method === 'HEAD' && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
-        else if (method === 'OPTIONS') return optionsResponse(match.route, runtime.settings);
-        else throw new MethodNotAllowedError(match.route.allow);
-      }
-      return await runtime.run(compiled, match.params, search, headers, request);
+      const target = splitUrl(request.url);
+      search = target.search;
+      match = router.find(target.path);
     } catch (error) {
-      return runtime.fail(error, request, headers);
+      return Promise.resolve(runtime.fail(error, request, headers));
     }
+    if (match === undefined) {
+      return Promise.resolve(passUnmatched ? undefined : runtime.fail(NO_ROUTE, request, headers));
+    }
+    let compiled = match.route.handlers[method];
+    if (compiled === undefined) {
+      if (method === 'HEAD' && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
+      else if (method === 'OPTIONS') return Promise.resolve(optionsResponse(match.route, runtime.settings));
+      else return Promise.resolve(runtime.fail(methodNotAllowed(match.route.allow), request, headers));
+    }
+    return runtime.run(compiled, match.params, search, headers, request);
   }
 
   return {
@@ -292,17 +302,40 @@ function createRuntime(options: ApiOptions): Runtime {
     return { status: httpError.status, headers: responseHeaders, body: problem, payload };
   }
 
-  async function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {
-    const running = run(compiled, rawParams, search, headers, request, settings);
-    const response = settings.timeout === undefined ? await running : await withTimeout(running, settings.timeout);
-    if (request.method === 'HEAD') {
-      response.body = undefined;
-      response.payload = undefined;
-    }
-    return response;
+  function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {
+    let running = run(compiled, rawParams, search, headers, request, settings);
+    if (settings.timeout !== undefined) running = withTimeout(running, settings.timeout);
+    return running.then(request.method === 'HEAD' ? withoutBody : undefined, (error: unknown) => fail(error, request, headers));
   }
 
   return { settings, run: runEndpoint, fail };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function withoutBody(response: ApiResponse): ApiResponse {
+  response.body = undefined;
+  response.payload = undefined;
+  return response;
+}
+
+/** The answer for a path no route matches: one frozen error, since nothing about it varies. */
+const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
+
+/**
+ * Builds an error without capturing a stack trace. Routing answers (404, 405) are ordinary outcomes,
+ * not faults: their stacks are never shown and capturing them was most of the cost of a 404.
+ */
+function withoutStack<T>(create: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return create();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 function withTimeout<T>(running: Promise<T>, milliseconds: number): Promise<T> {
@@ -398,7 +431,8 @@ async function run(
   }
   for (const guard of endpoint.guards) await guard(ctx);
 
-  let result = await endpoint.handle(ctx);
+  let result = endpoint.handle(ctx);
+  if (isThenable(result)) result = await result;
   if (result instanceof Error || isHttpError(result)) throw result;
   if (endpoint.filters.length > 0) {
     const report = (error: unknown) => settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(endpoint.operation), request });
