@@ -116,6 +116,7 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     resources: [users],
     endpoints: [health],
     authenticate,
+    openapi: { info: { title: 'restcanon demo', version: '1.0.0' } },
     onError: (error, { requestId }) => console.error(`[${requestId}]`, error),
     ...options,
   });

@@ -20,6 +20,7 @@ server.listen(port, () => {
   console.log(`  curl -i -X DELETE -H 'Authorization: Bearer alice-token' ${base}/users/1`);
   console.log(`  curl -i -X DELETE -H 'Authorization: Bearer admin-token' ${base}/users/2`);
   console.log(`  curl -i -X PUT ${base}/health`);
+  console.log(`  curl -i ${base}/openapi.json`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

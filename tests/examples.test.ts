@@ -67,6 +67,14 @@ describe('the README tour of the demo API', () => {
     expect(await removed.json()).toEqual({ id: 2, name: 'Bob', email: 'bob@example.com' });
   });
 
+  it('GET /openapi.json is the public OpenAPI document', async () => {
+    const response = await fetch(`${base}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = await response.json();
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'restcanon demo', version: '1.0.0' } });
+    expect(Object.keys(document.paths)).toEqual(['/health', '/openapi.json', '/users', '/users/{id}', '/users/{userId}/orders', '/users/{userId}/orders/{id}']);
+  });
+
   it('PUT /health is 405 with Allow', async () => {
     const response = await fetch(`${base}/health`, { method: 'PUT' });
     expect(response.status).toBe(405);
@@ -90,7 +98,7 @@ describe('npm start', () => {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
           output += chunk.toString();
-          if (output.includes('curl -i -X PUT')) resolve();
+          if (output.includes('openapi.json')) resolve();
         });
         child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
       });

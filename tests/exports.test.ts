@@ -37,6 +37,7 @@ describe('public exports', () => {
         "collection",
         "createApi",
         "createEndpointHandler",
+        "createOpenApiDocument",
         "createRouter",
         "createStatusPolicy",
         "defineEndpoint",

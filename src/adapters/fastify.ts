@@ -5,6 +5,7 @@
 import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
 import { createEndpointHandler, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
+import { splitUrl } from '../core/request.js';
 import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
 
 /**
@@ -94,17 +95,21 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const answer: FastifyHandler = async (request, reply) => {
-      const rest = request.url.startsWith(prefix) ? request.url.slice(prefix.length) : request.url;
-      const apiRequest = fromFastifyRequest(request, rest.startsWith('/') ? rest : `/${rest}`);
+      // An absolute-form target (`POST http://host/v1/users`, RFC 9112 §3.2.2) loses its origin first:
+      // Fastify routes it by its path, and the prefix is a prefix of that path.
+      const { path, search } = splitUrl(request.url);
+      const rest = path.startsWith(prefix) ? path.slice(prefix.length) : path;
+      const apiRequest = fromFastifyRequest(request, (rest.startsWith('/') ? rest : `/${rest}`) + (search === '' ? '' : `?${search}`));
       apiRequest.baseUrl = prefix;
       const response = await api.handle(apiRequest);
       return sendFastifyReply(reply, response);
     };
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    // Fastify refuses a Content-Type it cannot parse before any parser runs; the API decides instead.
+    // Fastify refuses a Content-Type it cannot parse, and a QUERY without one, before any parser
+    // runs; the API decides instead.
     instance.setErrorHandler((error, request, reply) => {
-      if (error.code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw error;
+      if (error.code === undefined || !API_DECIDES.has(error.code)) throw error;
       return answer(request, reply);
     });
     for (const path of new Set(api.routes.map((route) => route.path))) {
@@ -115,6 +120,9 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   Object.defineProperty(plugin, Symbol.for('fastify.display-name'), { value: 'restcanon' });
   return plugin;
 }
+
+/** Errors Fastify raises about a request's body before any parser runs, which the API answers itself. */
+const API_DECIDES: ReadonlySet<string> = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE']);
 
 /**
  * Runs one endpoint as a Fastify route handler, with `request.params` from the Fastify route. The

@@ -120,6 +120,7 @@ export function checkContentLength(header: string | undefined, limit: number): v
 }
 
 const encoder = new TextEncoder();
+const BYTE_ORDER_MARK = 0xfeff;
 
 /**
  * Reads a raw body into text, counting bytes as they arrive: past `limit` it throws 413 at once and
@@ -132,7 +133,8 @@ export async function readBody(body: RawBody, limit: number): Promise<string> {
   if (typeof body === 'string') {
     // A UTF-16 unit is at most 3 UTF-8 bytes, so short strings need no encoding to be measured.
     if (body.length * 3 > limit && encoder.encode(body).byteLength > limit) throw tooLarge(limit);
-    return body;
+    // A leading byte order mark is dropped, as the decoder drops it from bytes: every form reads alike.
+    return body.charCodeAt(0) === BYTE_ORDER_MARK ? body.slice(1) : body;
   }
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) {

@@ -1,6 +1,7 @@
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, ApiRequest, Endpoint, HeaderRecord } from './endpoint.js';
+import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint, type HeaderRecord } from './endpoint.js';
+import { createOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -93,6 +94,8 @@ export interface ApiOptions {
    * `timeout` status (503) and the request is freed; the handler's late result is dropped.
    */
   timeout?: number;
+  /** Serves this API's OpenAPI 3.1 document at `GET <basePath><path>` (default `/openapi.json`), public unless `public: false`. Built on the first request. */
+  openapi?: OpenApiOptions & { path?: string; public?: boolean };
 }
 
 /**
@@ -120,6 +123,12 @@ export interface Api {
   readonly challenge: string;
   /** Response formats in the server's order of preference. */
   readonly formats: readonly Serializer[];
+  /** Whether an API-wide `authorize` rule runs (then every protected endpoint may answer 403). */
+  readonly authorizes: boolean;
+  /** The `timeout` option in milliseconds, if set (then every endpoint may answer the policy's `timeout` status). */
+  readonly timeout: number | undefined;
+  /** The OpenAPI 3.1 document of this API, from the same definitions. */
+  openapi(options: OpenApiOptions): OpenApiDocument;
 }
 
 const ONE_MEBIBYTE = 1024 * 1024;
@@ -163,7 +172,8 @@ export function createApi(options: ApiOptions = {}): Api {
   const basePath = joinPaths(options.basePath ?? '/', '/');
   const runtime = createRuntime(options);
   // A nested collection's endpoints come with its parent's too: listing both must not declare them twice.
-  const endpoints = [...new Set([...(options.endpoints ?? []), ...(options.resources ?? []).flatMap((group) => group.endpoints)])];
+  const served = options.openapi === undefined ? [] : [documentEndpoint(options.openapi, () => api)];
+  const endpoints = [...new Set([...(options.endpoints ?? []), ...served, ...(options.resources ?? []).flatMap((group) => group.endpoints)])];
   const router = createRouter<Compiled>();
   const routes: RouteInfo[] = [];
   for (const definition of endpoints) {
@@ -206,7 +216,7 @@ export function createApi(options: ApiOptions = {}): Api {
     return runtime.run(compiled, match.params, search, headers, request);
   }
 
-  return {
+  const api: Api = {
     handle: (request) => respond(request, false) as Promise<ApiResponse>,
     dispatch: (request) => respond(request, true),
     matches: (url) => {
@@ -223,11 +233,26 @@ export function createApi(options: ApiOptions = {}): Api {
     authenticates: runtime.settings.authenticate !== undefined,
     challenge: runtime.settings.challenge,
     formats: runtime.settings.formats,
+    authorizes: runtime.settings.authorize !== undefined,
+    timeout: runtime.settings.timeout,
+    openapi: (documentOptions) => createOpenApiDocument(api, documentOptions),
   };
+  return api;
+}
+
+/** `GET /openapi.json`: built once, on the first request, when every route is known. */
+function documentEndpoint(config: NonNullable<ApiOptions['openapi']>, apiOf: () => Api): Endpoint {
+  const { path = '/openapi.json', public: isPublic = true, ...documentOptions } = config;
+  let document: OpenApiDocument | undefined;
+  return declareEndpoint('GET', path, {
+    public: isPublic,
+    summary: 'The OpenAPI document of this API',
+    handle: () => (document ??= createOpenApiDocument(apiOf(), documentOptions)),
+  });
 }
 
 /** Options of {@link createEndpointHandler}: those of `createApi` that apply to one endpoint. */
-export type EndpointHandlerOptions = Omit<ApiOptions, 'basePath' | 'endpoints' | 'resources' | 'naming' | 'namingAllow'>;
+export type EndpointHandlerOptions = Omit<ApiOptions, 'basePath' | 'endpoints' | 'resources' | 'naming' | 'namingAllow' | 'openapi'>;
 
 /**
  * Runs one endpoint through the pipeline with params that a host router already matched: for teams

@@ -22,12 +22,14 @@ export function splitUrl(url: string): { path: string; search: string } {
       start = slash;
     }
   }
-  const question = url.indexOf('?', start);
   const hash = url.indexOf('#', start);
-  const end = question !== -1 ? question : hash !== -1 ? hash : url.length;
+  // A `?` after the `#` belongs to the fragment (`/health#x?y` is `/health`), as in a WHATWG URL.
+  const question = url.indexOf('?', start);
+  const query = question !== -1 && (hash === -1 || question < hash) ? question : -1;
+  const end = query !== -1 ? query : hash !== -1 ? hash : url.length;
   const path = start === 0 && end === url.length ? url : url.slice(start, end);
-  if (question === -1) return { path, search: '' };
-  return { path, search: url.slice(question + 1, hash > question ? hash : url.length) };
+  if (query === -1) return { path, search: '' };
+  return { path, search: url.slice(query + 1, hash > query ? hash : url.length) };
 }
 
 /**

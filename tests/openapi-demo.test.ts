@@ -1,0 +1,148 @@
+/**
+ * The demo API's OpenAPI document against the demo itself: for every operation, the statuses the
+ * document lists are exactly the statuses that requests exercising each case get from `api.handle`,
+ * and every path answers other methods with the 405 and `Allow` the document states. The demo comes
+ * from the built package (`examples/demo-api.mjs` imports 'restcanon'): run `npx tsup` first.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
+import { createDemoApi, createDemoStore } from '../examples/demo-api.mjs';
+import { createOpenApiDocument, type OpenApiDocument } from '../src/core/openapi.js';
+
+type Store = ReturnType<typeof createDemoStore>;
+const quiet: ApiOptions = { onError: () => {} };
+const admin = { authorization: 'Bearer admin-token' };
+const alice = { authorization: 'Bearer alice-token' };
+const jsonType = { 'content-type': 'application/json' };
+
+/** A store whose every read and write fails, as a database that is down would. */
+function brokenStore(): Store {
+  const down = () => new Proxy(new Map(), { get: () => () => { throw new Error('the database is down'); } });
+  return { ...createDemoStore(), users: down(), orders: down() } as Store;
+}
+
+const validBody = (path: string) => (path.includes('/orders') ? { item: 'Pen', quantity: 1 } : { name: 'Zed', email: 'zed@example.com' });
+const urlOf = (path: string, userId: string | number, id: string | number) => path.replace(':userId', String(userId)).replace(':id', String(id));
+
+interface Probe {
+  /** The case it exercises, for failure messages. */
+  name: string;
+  store?: () => Store;
+  request: (route: RouteInfo) => ApiRequest;
+}
+
+/** One request per case of the issue; each runs against a fresh store, so that none sees another's changes. */
+const PROBES: readonly Probe[] = [
+  { name: 'success as the admin', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'success as the owner', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'an id that is not a number', request: ({ method, path }) => ({ method, url: urlOf(path, 'abc', 'abc'), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'invalid fields', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: '{"name":"","email":"x","item":"","quantity":0}' }) },
+  { name: 'malformed JSON', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: '{"item":' }) },
+  { name: 'anonymous', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: jsonType, body: JSON.stringify(validBody(path)) }) },
+  { name: "another user's data", request: ({ method, path }) => ({ method, url: urlOf(path, 2, 2), headers: { ...alice, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'an unknown id or parent', request: ({ method, path }) => ({ method, url: urlOf(path, 99, 99), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'an unknown id under a known parent', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 99), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'Accept: image/png', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, accept: 'image/png' }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'a body over the limit', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify({ item: 'x'.repeat(1024 * 1024) }) }) },
+  { name: 'a wrong content type', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, 'content-type': 'text/plain' }, body: 'hello' }) },
+  { name: 'the database is down', store: brokenStore, request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+];
+
+const toOpenApiPath = (template: string) => template.replace(/:(\w+)/g, '{$1}');
+const verbOf = (method: string) => method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+async function documentOf(api: Api): Promise<OpenApiDocument> {
+  const document = createOpenApiDocument(api, { info: { title: 'restcanon demo', version: '1.0.0' } });
+  const result = await new Validator().validate(structuredClone(document) as never);
+  expect(result.errors).toBeUndefined();
+  expect(result.valid).toBe(true);
+  return document;
+}
+
+/** Checks that a response is one the document describes: status, content type, Location. */
+function expectDescribed(document: OpenApiDocument, route: RouteInfo, response: ApiResponse, probe: string): void {
+  const listed = document.paths[toOpenApiPath(route.path)]![verbOf(route.method)]!.responses[response.status];
+  expect(listed, `${route.method} ${route.path}, ${probe}: ${response.status} is not in the document`).toBeDefined();
+  const contentType = response.headers['content-type']?.split(';')[0];
+  if (contentType === undefined) expect(response.payload).toBeUndefined();
+  else expect(Object.keys((listed!.content ?? {}) as object), `${route.method} ${route.path}, ${probe}`).toContain(contentType);
+  if (response.headers.location !== undefined) expect(listed!.headers).toHaveProperty('Location');
+}
+
+/**
+ * Runs every probe against every route and compares what the document lists with what was observed.
+ * `unobservable` names, per route, the statuses the demo's handlers cannot produce, with the reason.
+ */
+async function expectExactStatuses(options: ApiOptions, unobservable: Readonly<Record<string, readonly number[]>>): Promise<void> {
+  const api = createDemoApi(createDemoStore(), { ...quiet, ...options });
+  const document = await documentOf(api);
+  for (const route of api.routes) {
+    const observed = new Set<number>();
+    for (const probe of PROBES) {
+      const fresh = createDemoApi(probe.store?.() ?? createDemoStore(), { ...quiet, ...options });
+      const response = await fresh.handle(probe.request(route));
+      expectDescribed(document, route, response, probe.name);
+      observed.add(response.status);
+    }
+    const key = `${route.method} ${toOpenApiPath(route.path)}`;
+    const listed = Object.keys(document.paths[toOpenApiPath(route.path)]![verbOf(route.method)]!.responses).map(Number);
+    const exceptions = unobservable[key] ?? [];
+    for (const status of exceptions) expect(observed.has(status), `${key}: ${status} is observable now; remove it from the exceptions`).toBe(false);
+    expect(listed, key).toEqual([...observed, ...exceptions].sort((a, b) => a - b));
+  }
+}
+
+describe('the OpenAPI document of the demo API', () => {
+  it('is a valid OpenAPI 3.1 document with the operations of the demo', async () => {
+    const document = await documentOf(createDemoApi(createDemoStore(), quiet));
+    const operations = Object.values(document.paths).flatMap((item) => (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((verb) => (item[verb] ? [item[verb]!.operationId] : [])));
+    expect(operations).toEqual([
+      'readHealth',
+      'readOpenapiJson',
+      'listUsers',
+      'createUser',
+      'readUser',
+      'replaceUser',
+      'updateUser',
+      'removeUser',
+      'listUserOrders',
+      'createUserOrder',
+      'readUserOrder',
+      'updateUserOrder',
+      'removeUserOrder',
+    ]);
+    expect(document.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer', description: '401 answers carry WWW-Authenticate: Bearer realm="api"' } });
+    expect(document.paths['/health']!.get!.security).toEqual([]);
+  });
+
+  it('lists, for every operation, exactly the statuses the demo answers', async () => {
+    await expectExactStatuses({}, {
+      // The health and document handlers touch no store: no request makes them fail.
+      'GET /health': [500],
+      'GET /openapi.json': [500],
+      // The demo's remove handlers return the removed item, never `true`, so their 204 never comes.
+      'DELETE /users/{id}': [204],
+      'DELETE /users/{userId}/orders/{id}': [204],
+    });
+  });
+
+  it('follows a changed policy: remove 204, forbidden 404, JSON instead of 406', async () => {
+    const policy = createStatusPolicy({ remove: 204, forbidden: 404, unacceptable: 'json' });
+    await expectExactStatuses({ policy }, { 'GET /health': [500], 'GET /openapi.json': [500] });
+    const document = await documentOf(createDemoApi(createDemoStore(), { ...quiet, policy }));
+    expect(Object.keys(document.paths['/users/{id}']!.delete!.responses)).toEqual(['204', '400', '401', '404', '500']);
+  });
+
+  it('every path answers any other method with the 405 and the Allow it states', async () => {
+    const api = createDemoApi(createDemoStore(), quiet);
+    const document = await documentOf(api);
+    for (const [path, item] of Object.entries(document.paths)) {
+      const method = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((candidate) => !item['x-allow'].split(', ').includes(candidate))!;
+      const response = await api.handle({ method, url: path.replace(/\{\w+\}/g, '1'), headers: admin });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.allow).toBe(item['x-allow']);
+      expect(item.description).toBe(`Allow: ${item['x-allow']}. Any other method answers 405 Method Not Allowed with this Allow header.`);
+    }
+  });
+});
