@@ -9,6 +9,7 @@ export const entries = {
   fastify: 'src/adapters/fastify.ts',
   fetch: 'src/adapters/fetch.ts',
   xml: 'src/xml.ts',
+  openapi: 'src/openapi.ts',
 };
 
 export default defineConfig({

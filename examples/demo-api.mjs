@@ -3,6 +3,7 @@
  * validation with zod, and an in-memory store. `npm start` serves it with the node adapter.
  */
 import { collection, createApi, endpoint, UnauthorizedError } from 'restcanon';
+import { openApi } from 'restcanon/openapi';
 import { z } from 'zod';
 
 /** The demo's callers. In a real API these come from a token store or an identity provider. */
@@ -116,7 +117,7 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     resources: [users],
     endpoints: [health],
     authenticate,
-    openapi: { info: { title: 'restcanon demo', version: '1.0.0' } },
+    openapi: openApi({ info: { title: 'restcanon demo', version: '1.0.0' } }),
     onError: (error, { requestId }) => console.error(`[${requestId}]`, error),
     ...options,
   });

@@ -65,8 +65,7 @@ export {
   type ItemParams,
   type OperationDefinition,
 } from './core/resource.js';
-export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
-export { createOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiInfo, type OpenApiOperation, type OpenApiOptions } from './core/openapi.js';
+export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
 export {
   lintPath,
   lintPaths,

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import * as root from '../src/index.js';
 import * as testing from '../src/testing.js';
+import * as openapi from '../src/openapi.js';
 import * as xml from '../src/xml.js';
 
 describe('public exports', () => {
@@ -37,7 +38,6 @@ describe('public exports', () => {
         "collection",
         "createApi",
         "createEndpointHandler",
-        "createOpenApiDocument",
         "createRouter",
         "createStatusPolicy",
         "defineEndpoint",
@@ -74,6 +74,14 @@ describe('public exports', () => {
     expect(Object.keys(xml).sort()).toMatchInlineSnapshot(`
       [
         "xml",
+      ]
+    `);
+  });
+  it('restcanon/openapi', () => {
+    expect(Object.keys(openapi).sort()).toMatchInlineSnapshot(`
+      [
+        "createOpenApiDocument",
+        "openApi",
       ]
     `);
   });

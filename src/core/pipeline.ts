@@ -1,7 +1,6 @@
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
 import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint, type HeaderRecord } from './endpoint.js';
-import { createOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -94,8 +93,11 @@ export interface ApiOptions {
    * `timeout` status (503) and the request is freed; the handler's late result is dropped.
    */
   timeout?: number;
-  /** Serves this API's OpenAPI 3.1 document at `GET <basePath><path>` (default `/openapi.json`), public unless `public: false`. Built on the first request. */
-  openapi?: OpenApiOptions & { path?: string; public?: boolean };
+  /**
+   * Serves a description of the API, built on the first request: `openApi({ info })` from
+   * `restcanon/openapi` serves the OpenAPI document at `GET /openapi.json`.
+   */
+  openapi?: ApiDocument;
 }
 
 /**
@@ -127,8 +129,21 @@ export interface Api {
   readonly authorizes: boolean;
   /** The `timeout` option in milliseconds, if set (then every endpoint may answer the policy's `timeout` status). */
   readonly timeout: number | undefined;
-  /** The OpenAPI 3.1 document of this API, from the same definitions. */
-  openapi(options: OpenApiOptions): OpenApiDocument;
+}
+
+/**
+ * A document about an API that the API serves itself, such as its OpenAPI description. The core
+ * knows only this shape, so APIs that serve no document never load the code that builds one.
+ *
+ * @example
+ * createApi({ openapi: { path: '/openapi.json', public: true, build: (api) => describe(api) } });
+ */
+export interface ApiDocument {
+  /** Where it is served, below `basePath`. */
+  path: string;
+  /** Reachable without a caller. */
+  public: boolean;
+  build(api: Api): unknown;
 }
 
 const ONE_MEBIBYTE = 1024 * 1024;
@@ -235,19 +250,17 @@ export function createApi(options: ApiOptions = {}): Api {
     formats: runtime.settings.formats,
     authorizes: runtime.settings.authorize !== undefined,
     timeout: runtime.settings.timeout,
-    openapi: (documentOptions) => createOpenApiDocument(api, documentOptions),
   };
   return api;
 }
 
-/** `GET /openapi.json`: built once, on the first request, when every route is known. */
-function documentEndpoint(config: NonNullable<ApiOptions['openapi']>, apiOf: () => Api): Endpoint {
-  const { path = '/openapi.json', public: isPublic = true, ...documentOptions } = config;
-  let document: OpenApiDocument | undefined;
-  return declareEndpoint('GET', path, {
-    public: isPublic,
-    summary: 'The OpenAPI document of this API',
-    handle: () => (document ??= createOpenApiDocument(apiOf(), documentOptions)),
+/** The endpoint that serves a document about the API, built once, on the first request, when every route is known. */
+function documentEndpoint(config: ApiDocument, apiOf: () => Api): Endpoint {
+  let document: unknown;
+  return declareEndpoint('GET', config.path, {
+    public: config.public,
+    summary: 'A description of this API',
+    handle: () => (document ??= config.build(apiOf())),
   });
 }
 

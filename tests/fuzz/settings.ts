@@ -37,6 +37,11 @@ for (const name of selected) {
   if (!(TARGETS as readonly string[]).includes(name)) throw new TypeError(`FUZZ_TARGET must be "all" or one of ${TARGETS.join(', ')}, got "${name}"`);
 }
 
+/** The seed of this session: {@link FIXED_SEED} unless `FUZZ_SEED` says otherwise. */
+export function sessionSeed(): number {
+  return seed;
+}
+
 /** Whether a target runs in this session. */
 export function isSelected(target: Target): boolean {
   return selected.includes(target);

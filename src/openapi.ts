@@ -1,0 +1,28 @@
+/**
+ * restcanon/openapi: the OpenAPI 3.1 document of an API, from the same definitions, errors
+ * included. A subpath of its own, so that APIs that serve no document never load it.
+ */
+import { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
+import type { ApiDocument } from './core/pipeline.js';
+
+export { createOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiInfo, type OpenApiOperation, type OpenApiOptions } from './core/openapi.js';
+
+/** Options of {@link openApi}: the document's, and where it is served. */
+export interface ServedOpenApiOptions extends OpenApiOptions {
+  /** Default `/openapi.json`, below the API's `basePath`. */
+  path?: string;
+  /** Default `true`: the document is reachable without a caller. */
+  public?: boolean;
+}
+
+/**
+ * Serves the API's OpenAPI document: pass it as `createApi({ openapi: openApi({ info }) })`.
+ *
+ * @example
+ * const api = createApi({ resources: [users], openapi: openApi({ info: { title: 'Shop', version: '1.0.0' } }) });
+ * await api.handle({ method: 'GET', url: '/openapi.json' }); // 200 with the document
+ */
+export function openApi(options: ServedOpenApiOptions): ApiDocument {
+  const { path = '/openapi.json', public: isPublic = true, ...documentOptions } = options;
+  return { path, public: isPublic, build: (api) => createOpenApiDocument(api, documentOptions) };
+}
