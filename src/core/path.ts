@@ -40,7 +40,7 @@ export function parseTemplate(template: string): TemplateSegment[] {
     if (/[?#\s]/.test(part)) throw new TypeError(`Path template ${template} holds "?", "#" or white space in "${part}"; a template names only the path`);
     if (!part.startsWith(':')) return { kind: 'static', value: part };
     const name = part.slice(1);
-    if (!PARAM_NAME.test(name)) throw new TypeError(`Path template ${template} has an invalid param "${part}"; a param is ":" and a name such as ":id"`);
+    if (!PARAM_NAME.test(name) || name === '__proto__') throw new TypeError(`Path template ${template} has an invalid param "${part}"; a param is ":" and a name such as ":id"`);
     if (seen.has(name)) throw new TypeError(`Path template ${template} uses the param ":${name}" twice; give each param its own name`);
     seen.add(name);
     return { kind: 'param', name };

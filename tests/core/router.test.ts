@@ -90,3 +90,18 @@ describe('router', () => {
     expect(() => router.add('GET', '/a/:id/b/:id', 'x')).toThrow(/twice/);
   });
 });
+
+describe('router params', () => {
+  it('refuses __proto__ as a param name, which would set the prototype of the params object', () => {
+    expect(() => createRouter<string>().add('GET', '/users/:__proto__', 'x')).toThrow(/invalid param/);
+  });
+
+  it('gives every route its own params shape', () => {
+    const router = createRouter<string>();
+    router.add('GET', '/shops/:shopId/items/:id', 'item');
+    router.add('GET', '/shops/:shopId', 'shop');
+    expect(router.find('/shops/s1/items/i2')?.params).toEqual({ shopId: 's1', id: 'i2' });
+    expect(router.find('/shops/s1')?.params).toEqual({ shopId: 's1' });
+    expect(Object.getPrototypeOf(router.find('/shops/s1')?.params)).toBe(Object.prototype);
+  });
+});
