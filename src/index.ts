@@ -65,7 +65,7 @@ export {
   type ItemParams,
   type OperationDefinition,
 } from './core/resource.js';
-export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type ApiResponse, type EndpointGroup, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
+export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type ApiResponse, type Resource, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
 export {
   lintPath,
   lintPaths,

@@ -46,8 +46,14 @@ export interface ErrorInfo {
   request: ApiRequest;
 }
 
-/** A group of endpoints, such as a collection and its items. */
-export interface EndpointGroup {
+/**
+ * A resource as `createApi({ resources })` takes it: anything that declares endpoints, such as a
+ * collection (which brings its items and its nested collections).
+ *
+ * @example
+ * const resources: Resource[] = [users, { endpoints: [health] }];
+ */
+export interface Resource {
   readonly endpoints: readonly Endpoint[];
 }
 
@@ -68,7 +74,7 @@ export interface ApiOptions {
   /** A prefix for every path, such as `/api/v1`. */
   basePath?: string;
   endpoints?: readonly Endpoint[];
-  resources?: readonly EndpointGroup[];
+  resources?: readonly Resource[];
   /** Finds the caller of a request; `undefined` is an anonymous caller. Once set, every endpoint that is not `public` needs a caller. */
   authenticate?: (request: ApiRequest) => unknown;
   /** A rule every protected request must pass; `false` answers 403. */

@@ -40,7 +40,8 @@ export function splitUrl(url: string): { path: string; search: string } {
  */
 export function parseQuery(search: string): QueryRecord {
   const query: QueryRecord = Object.create(null);
-  for (const [key, value] of new URLSearchParams(search)) {
+  // URLSearchParams drops one leading "?" from its argument; the query of `/users??x=1` is `?x=1`.
+  for (const [key, value] of new URLSearchParams(`?${search}`)) {
     const existing = query[key];
     if (existing === undefined) query[key] = value;
     else if (typeof existing === 'string') query[key] = [existing, value];

@@ -1,5 +1,6 @@
 import type { AnyContext, Authorize, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter } from './endpoint.js';
 import { defineEndpoint } from './endpoint.js';
+import type { Resource } from './pipeline.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
@@ -105,7 +106,7 @@ export type ChildParams<Params, IdSchema, Param extends string> = Simplify<Param
  * @example
  * const orders = users.collection('orders', { list: (ctx) => db.orders.byUser(ctx.params.userId) });
  */
-export interface Collection<ParentParams = {}> {
+export interface Collection<ParentParams = {}> extends Resource {
   readonly name: string;
   /** The template of the collection, such as `/users/:userId/orders`. */
   readonly path: string;

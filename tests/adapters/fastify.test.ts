@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastifyHandler, toFastify } from '../../src/adapters/fastify.js';
@@ -125,5 +125,46 @@ describe('fastifyHandler', () => {
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain(SECRET);
     expect(response.json().instance).toMatch(/^urn:uuid:/);
+  });
+});
+
+describe('fastify request targets and methods', () => {
+  const fixture = createFixture();
+  const app = Fastify({ forceCloseConnections: true });
+  let server: MountedServer;
+
+  beforeAll(async () => {
+    await app.register(toFastify(fixture.api, { fallthrough: false }), { prefix: '/v1' });
+    server = await start(app);
+  });
+  afterAll(() => server.close());
+
+  /** Writes a raw request with `Connection: close` and resolves to all the server answered. */
+  function rawExchange(head: string): Promise<string> {
+    const { port } = new URL(server.baseUrl);
+    return new Promise((resolve) => {
+      let received = '';
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(head));
+      socket.on('data', (data) => (received += data.toString()));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(received));
+    });
+  }
+
+  // Regression, found by tests/fuzz: the plugin kept the origin of an absolute-form target as part of
+  // the path (`/http://example.test/v1/users/1`), so Fastify routed it and the API answered 404.
+  it('an absolute-form target (GET http://example.test/v1/users/1) is routed by its path, as on node', async () => {
+    const answer = await rawExchange('GET http://example.test/v1/users/1?x=1 HTTP/1.1\r\nHost: example.test\r\nAuthorization: Bearer alice\r\nConnection: close\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('{"id":1,"name":"Alice","email":"alice@example.com"}');
+  });
+
+  // Regression, found by tests/fuzz: Fastify refuses a QUERY without Content-Type
+  // (FST_ERR_ROUTE_MISSING_CONTENT_TYPE) before any handler, and answered it in its own format.
+  it('QUERY /v1/users without Content-Type is the API’s 405 with Allow, not Fastify’s 400', async () => {
+    const response = await app.inject({ method: 'QUERY', url: '/v1/users', headers: { authorization: 'Bearer alice' } });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    expect(response.json()).toMatchObject({ status: 405, code: 'RC_METHOD_NOT_ALLOWED' });
   });
 });

@@ -191,6 +191,14 @@ describe.each(FORMS)('a body given as %s', (form, make) => {
 });
 
 describe('raw bodies only', () => {
+  // Regression, found by tests/fuzz: a string body kept its byte order mark, so '\uFEFF{"a":1}' was a
+  // 400 given as a string and a 200 given as the same bytes.
+  it.each(RAW_FORMS)('JSON after a byte order mark (U+FEFF then {"a":1}) as %s reads like the same bytes', async (_, make) => {
+    const response = await send(api, make('\uFEFF{"a":1}'));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ received: { a: 1 } });
+  });
+
   it.each(RAW_FORMS)('malformed JSON as %s is a 400 that does not quote the body', async (_, make) => {
     const response = await send(api, make(`{"password": "${SECRET}",}`));
     expectProblem(response, 400, 'RC_MALFORMED_BODY');
@@ -331,6 +339,12 @@ describe('readBody', () => {
 
   it('joins characters split across chunks, and drops a byte order mark', async () => {
     expect(await readBody(chunksOf(encoder.encode('\uFEFF€😀'), 1), 100)).toBe('€😀');
+  });
+
+  it('drops a byte order mark from a string as from bytes, and counts its 3 bytes', async () => {
+    expect(await readBody('\uFEFF€', 6)).toBe('€');
+    expect(await readBody(encoder.encode('\uFEFF€'), 6)).toBe('€');
+    await expect(readBody('\uFEFF€', 5)).rejects.toMatchObject({ status: 413 });
   });
 });
 

@@ -5,11 +5,11 @@
  * - the server never crashes, and every request gets exactly one answer, with a status from the policy table;
  * - a 2xx never holds a problem body, a 4xx or 5xx always does (none for HEAD), with the right `status`;
  * - no secret planted in handlers, validators or `authenticate` appears in any answer;
- * - no request pollutes a built-in prototype (and `@fast-check/poisoning` finds no changed global);
+ * - no request pollutes a prototype: `@fast-check/poisoning` finds no changed global after any request;
  * - a valid request reaches its handler with validated, typed input; an invalid one never does;
  * - `api.handle` answers the same for every form of the body (string, bytes, chunks), and every
  *   adapter answers exactly what `api.handle` answers for the same request on a fresh store, except
- *   where Node or the framework answers before the adapter runs (invariants.ts names each case).
+ *   where Node or the framework answers before the adapter runs (platform.ts names each case).
  *
  * The seed is fixed in `npm test`; `npm run fuzz` runs the same properties for a time, with a random seed.
  */
@@ -18,8 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawBody } from '../../src/core/body.js';
 import { fuzzRequest, type FuzzRequest } from './arbitraries.js';
 import { createFuzzFixture, type FuzzFixture } from './fuzz-api.js';
-import { answerOf, apiRequestOf, comparable, expectHandlerContract, expectNoSecret, expectUnpolluted, expectWellFormed, frameworkAnswers, nodeRefuses, platformRewrites, type Answer } from './invariants.js';
-import { serve, type AdapterName, type FuzzServer } from './servers.js';
+import { answerOf, apiRequestOf, comparable, expectHandlerContract, expectNoSecret, expectUnpolluted, expectWellFormed, type Answer } from './invariants.js';
+import { frameworkAnswers, nodeRefuses, platformRewrites, prefixTarget, unprefixTarget } from './platform.js';
+import { MOUNTING, serve, type AdapterName, type FuzzServer } from './servers.js';
 import { checkTarget, isSelected, testTimeout, type Target } from './settings.js';
 
 const ADAPTERS: readonly AdapterName[] = ['node', 'express5', 'express4', 'fastify', 'fetch'];
@@ -85,11 +86,17 @@ function shown(request: FuzzRequest | undefined): string {
   return request === undefined ? 'none' : fc.stringify(request);
 }
 
+/** No prototype gained or lost a key, and no global changed: checked after every request (about 2 ms). */
+function expectUnpoisoned(): void {
+  expectUnpolluted();
+  poisoning.assertNoPoisoning(IGNORED_GLOBALS);
+}
+
 /** The checks every answer passes, whoever gave it. */
 function expectSound(request: FuzzRequest, answer: Answer, fixture: FuzzFixture): void {
   expectWellFormed(request.method, answer);
   expectNoSecret(answer);
-  expectUnpolluted();
+  expectUnpoisoned();
   expectHandlerContract(request, answer.status, fixture);
   expect(escaped).toEqual([]);
 }
@@ -110,30 +117,43 @@ describe('fuzz: api.handle', () => {
       }
     });
     await checkTarget('handle', property, () => requests);
-    poisoning.assertNoPoisoning(IGNORED_GLOBALS);
   });
 });
 
+/** The prefix every adapter is also served below: mounted there (Express, Fastify) or as the API's basePath. */
+const PREFIX = '/v1';
+
+/** One server of an adapter, with the fixture it serves and an identical one for the reference answers. */
+interface Side {
+  prefix: string;
+  served: FuzzFixture;
+  reference: FuzzFixture;
+  server: FuzzServer;
+}
+
 describe.each(ADAPTERS)('fuzz: %s over HTTP', (adapter) => {
-  let served: FuzzFixture;
-  let reference: FuzzFixture;
-  let server: FuzzServer;
-  /** The request in flight, which a time limit may leave running: the server closes after it. */
+  const sides: Side[] = [];
+  /** The request in flight, which a time limit may leave running: the servers close after it. */
   let inflight: Promise<unknown> = Promise.resolve();
   let previous: FuzzRequest | undefined;
 
   beforeAll(async () => {
     if (!isSelected(adapter)) return;
-    served = createFuzzFixture();
-    reference = createFuzzFixture();
-    server = await serve(adapter, served.api);
+    for (const prefix of ['', PREFIX]) {
+      const basePath = MOUNTING[adapter] === 'basePath' && prefix !== '' ? { basePath: prefix } : {};
+      const served = createFuzzFixture(basePath);
+      sides.push({ prefix, served, reference: createFuzzFixture(basePath), server: await serve(adapter, served.api, prefix) });
+    }
   });
   afterAll(async () => {
     await inflight.catch(() => {});
-    await server?.close();
+    for (const side of sides) await side.server.close();
   });
 
-  async function exchange(request: FuzzRequest): Promise<void> {
+  async function exchange(generated: FuzzRequest, belowPrefix: boolean): Promise<void> {
+    const prefixed = belowPrefix ? prefixTarget(generated.target, PREFIX) : undefined;
+    const { prefix, served, reference, server } = sides[prefixed === undefined ? 0 : 1]!;
+    const request = prefixed === undefined ? generated : { ...generated, target: prefixed };
     served.reset();
     reference.reset();
     server.seen.length = 0;
@@ -151,39 +171,41 @@ describe.each(ADAPTERS)('fuzz: %s over HTTP', (adapter) => {
 
     const refusal = nodeRefuses(request);
     if (refusal !== undefined) {
-      // Not comparable: Node's parser answered a bare 400 and no listener ran (see nodeRefuses).
+      // Not comparable: Node's parser answered a bare 400 and no listener ran (see platform.ts).
       expect({ status: answer.status, seen: server.seen, calls: served.calls.length }).toEqual({ status: 400, seen: [], calls: 0 });
       return;
     }
     expect(server.seen.map((entry) => entry.writeHeads), 'one request, one answer').toEqual([1]);
     expectNoSecret(answer);
-    expectUnpolluted();
+    expectUnpoisoned();
     expect(escaped).toEqual([]);
 
-    const framework = frameworkAnswers(adapter, request);
+    const framework = frameworkAnswers(adapter, request, prefix);
     if (framework !== undefined) {
-      // Not comparable: the framework answered in its own format before the adapter ran (see frameworkAnswers).
+      // Not comparable: the framework answered in its own format before the adapter ran (see platform.ts).
       expect({ status: answer.status, calls: served.calls.length }).toEqual({ status: framework.status, calls: 0 });
       return;
     }
-    // Compared with the API's answer to the request as the adapter got it (see platformRewrites).
-    const received = platformRewrites(adapter, request) ?? request;
-    expectSound(received, answer, served);
-    const expected = answerOf(await reference.api.handle(apiRequestOf(received)));
+    // Compared with the API's answer to the request as the adapter got it (see platform.ts). A
+    // mounted API gets the target below its mount point, and the mount point as `baseUrl`.
+    const received = platformRewrites(adapter, request, prefix) ?? request;
+    const relative = { ...received, target: unprefixTarget(received.target, prefix) };
+    expectSound(relative, answer, served);
+    const mounted = prefix !== '' && MOUNTING[adapter] === 'mount';
+    const expected = answerOf(await reference.api.handle(mounted ? { ...apiRequestOf(relative), baseUrl: prefix } : apiRequestOf(received)));
     expect(comparable(answer)).toEqual(comparable(expected));
   }
 
   fuzz(adapter, 'answers every request exactly as api.handle does, by the policy, without leaks', async () => {
     let requests = 0;
-    const property = fc.asyncProperty(fuzzRequest, (request) => {
+    const property = fc.asyncProperty(fuzzRequest, fc.boolean(), (request, belowPrefix) => {
       requests++;
-      const running = exchange(request);
+      const running = exchange(request, belowPrefix);
       inflight = running;
       return running;
     });
     await checkTarget(adapter, property, () => requests);
-    // The server still answers after everything it was sent.
-    expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
-    poisoning.assertNoPoisoning(IGNORED_GLOBALS);
+    // Every server still answers after everything it was sent.
+    for (const side of sides) expect((await fetch(`${side.server.baseUrl}${side.prefix}/health`)).status).toBe(200);
   });
 });

@@ -370,10 +370,47 @@ const validRequest: fc.Arbitrary<FuzzRequest> = fc
   });
 
 /**
+ * A valid request with exactly one part made wrong or hostile: it gets past everything but that
+ * part, so the checks deep in the pipeline (body parsing and limits, schemas, ownership, a planted
+ * secret in `authenticate`) are reached as often as the early ones.
+ */
+const mutatedRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    validRequest,
+    weighted<(request: FuzzRequest) => FuzzRequest>(
+      // (A body on GET or HEAD stays out of scope, as in anyRequest.)
+      [5, body.map((replacement) => (request: FuzzRequest) => (request.method === 'GET' || request.method === 'HEAD' ? request : { ...request, body: replacement, headers: { 'content-type': 'application/json', ...request.headers } }))],
+      [1, spaced(contentType).map((type) => (request: FuzzRequest) => ({ ...request, headers: { ...request.headers, 'content-type': type } }))],
+      // Mostly another valid caller: someone else's orders are a 403.
+      [2, fc.option(weighted([2, pick('Bearer alice', 'Bearer bob')], [1, spaced(authorization)]), { nil: undefined }).map((value) => (request: FuzzRequest) => ({ ...request, headers: withHeader(request.headers, 'authorization', value) }))],
+      [1, spaced(accept).map((value) => (request: FuzzRequest) => ({ ...request, headers: { ...request.headers, accept: value } }))],
+      [1, pick('gzip', 'br', 'identity, gzip').map((coding) => (request: FuzzRequest) => ({ ...request, headers: { ...request.headers, 'content-encoding': coding } }))],
+      [2, fc.tuple(idSegment, fc.nat()).map(([replacement, which]) => (request: FuzzRequest) => ({ ...request, target: replaceSegment(request.target, which, replacement) }))],
+      [1, method.map((verb) => (request: FuzzRequest) => ({ ...request, method: verb, body: verb === 'GET' || verb === 'HEAD' ? undefined : request.body }))],
+    ),
+  )
+  .map(([request, mutate]) => ({ ...mutate(request), expected: undefined }));
+
+function withHeader(headers: Record<string, string>, name: string, value: string | undefined): Record<string, string> {
+  const { [name]: _dropped, ...rest } = headers;
+  return value === undefined ? rest : { ...rest, [name]: value };
+}
+
+/** The target with one of its path segments (counted from the first) replaced. */
+function replaceSegment(target: string, which: number, replacement: string): string {
+  const [, origin = '', path = '', rest = ''] = /^(https?:\/\/[^/]*)?([^?#]*)(.*)$/i.exec(target) ?? [];
+  const segments = path.split('/');
+  const index = 1 + (which % Math.max(1, segments.length - 1));
+  segments[index] = replacement;
+  return origin + segments.join('/') + rest;
+}
+
+/**
  * A whole request: three in ten are built to succeed (and must reach their handler with exactly the
- * expected input), the rest are anything from slightly off to hostile.
+ * expected input), four in ten are such a request with one part made wrong or hostile, and the rest
+ * are anything, from slightly off to hostile.
  *
  * @example
  * fc.assert(fc.asyncProperty(fuzzRequest, async (request) => { ... }));
  */
-export const fuzzRequest: fc.Arbitrary<FuzzRequest> = weighted([3, validRequest], [7, anyRequest]);
+export const fuzzRequest: fc.Arbitrary<FuzzRequest> = weighted([3, validRequest], [4, mutatedRequest], [3, anyRequest]);

@@ -53,7 +53,7 @@ export const PUBLIC_ENDPOINTS: ReadonlySet<string> = new Set(['GET /health', 'GE
 
 /**
  * How `GET /incidents/:kind` fails: every way a handler can go wrong besides throwing an `Error`.
- * Each answers a masked 500.
+ * Each answers a masked 500 (the HttpError 503, a masked 503).
  */
 export const INCIDENTS: Readonly<Record<string, () => unknown>> = {
   string: () => {
@@ -151,12 +151,12 @@ export interface FuzzFixture {
 }
 
 /**
- * Builds the fuzz API over a fresh store.
+ * Builds the fuzz API over a fresh store, optionally below a `basePath`.
  *
  * @example
- * const { api, calls } = createFuzzFixture();
+ * const { api, calls } = createFuzzFixture({ basePath: '/v1' });
  */
-export function createFuzzFixture(): FuzzFixture {
+export function createFuzzFixture(options: { basePath?: string } = {}): FuzzFixture {
   const store = new Store();
   const resources = createResources(store);
   const calls: HandlerCall[] = [];
@@ -187,6 +187,7 @@ export function createFuzzFixture(): FuzzFixture {
   };
 
   const api = createApi({
+    ...options,
     endpoints: definitions.map(instrument),
     authenticate: fuzzAuthenticate,
     bodyLimit: BODY_LIMIT,

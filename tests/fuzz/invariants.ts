@@ -1,15 +1,12 @@
 /**
  * What must hold for every answer, whatever the request: a status from the policy table, problem
  * bodies exactly on errors, no planted secret, no polluted prototype, handlers reached only with
- * valid input. Plus the explicit list of inputs where a framework or Node answers before the adapter
- * runs, so that those differences are excluded from the cross-adapter comparison by name.
+ * valid input. Where Node or a framework answers before an adapter runs is platform.ts.
  */
-import http from 'node:http';
 import { expect } from 'vitest';
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../../src/index.js';
 import type { FuzzRequest } from './arbitraries.js';
 import { ALL_SECRETS, BODY_SCHEMAS, Id, NUMERIC_PARAMS, PUBLIC_ENDPOINTS, type FuzzFixture, type HandlerCall } from './fuzz-api.js';
-import type { AdapterName } from './servers.js';
 
 /** Every status the default policy table can answer. */
 export const POLICY_STATUSES: ReadonlySet<number> = new Set([200, 201, 204, 400, 401, 403, 404, 405, 406, 413, 415, 500, 503]);
@@ -205,84 +202,4 @@ function hasForbiddenKey(value: unknown): boolean {
     if (hasForbiddenKey(child)) return true;
   }
   return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Where the platform answers before the adapter runs
-
-/**
- * Why Node's own HTTP parser answers this request (with a bare 400 and a closed connection) before
- * any listener runs, or undefined. Those requests never reach an adapter, so there is nothing to
- * compare; the property checks instead that the API saw nothing and the server goes on serving.
- */
-export function nodeRefuses(request: FuzzRequest): string | undefined {
-  // llhttp knows a fixed list of methods, in upper case only.
-  if (!http.METHODS.includes(request.method)) return `Node's parser does not know the method ${request.method}`;
-  return undefined;
-}
-
-/** Methods the Fastify plugin registers routes for; any other method is Fastify's not-found case. */
-const FASTIFY_ROUTED = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** find-my-way's default `maxParamLength`. */
-const FASTIFY_MAX_PARAM_LENGTH = 100;
-/** Where the fuzz API's templates have a param: after these static prefixes. */
-const PARAM_PREFIXES = [['users'], ['incidents'], ['users', null, 'orders']];
-
-/**
- * The status a framework answers this request with itself, in its own format, before the adapter
- * can run, and why; or undefined. These differences are the framework's, not the adapter's, and no
- * adapter can change them: they are excluded from the comparison, and only the status is checked.
- */
-export function frameworkAnswers(adapter: AdapterName, request: FuzzRequest): { status: number; reason: string } | undefined {
-  const path = pathPart(request.target);
-  if (adapter === 'fastify') {
-    // find-my-way decodes the path with decodeURI and answers FST_ERR_BAD_URL (400, Fastify's JSON)
-    // when that throws, before any route or plugin runs, for any method (its not-found router too).
-    // Only the server-level `frameworkErrors` option of Fastify() could change this, not a plugin.
-    // The same for an absolute-form target with a fragment: find-my-way will not guess where its path ends.
-    if (/^https?:\/\//i.test(request.target) && request.target.includes('#')) return { status: 400, reason: 'find-my-way refuses a fragment in an absolute-form target (FST_ERR_BAD_URL)' };
-    const decoded = decodedUri(path.replaceAll('%25', '%2525'));
-    if (decoded === undefined) return { status: 400, reason: 'find-my-way refuses a malformed percent-escape in the path (FST_ERR_BAD_URL)' };
-    // On a routed method, a segment longer than `maxParamLength` where a template has a param makes
-    // find-my-way answer FST_ERR_MAX_PARAM_LENGTH (414) once nothing matches: a server-level option.
-    const segments = FASTIFY_ROUTED.has(request.method) ? decoded.split('/').slice(1) : [];
-    const tooLong = PARAM_PREFIXES.some((prefix) => prefix.every((part, index) => part === null || segments[index] === part) && (segments[prefix.length]?.length ?? 0) > FASTIFY_MAX_PARAM_LENGTH);
-    if (tooLong) return { status: 414, reason: 'find-my-way refuses a param longer than maxParamLength (FST_ERR_MAX_PARAM_LENGTH)' };
-  }
-  if (adapter === 'fetch') {
-    // @hono/node-server builds the Request's URL before the handler runs: a backslash in the path is
-    // its own 400 with an empty body,
-    if (path.includes('\\')) return { status: 400, reason: '@hono/node-server refuses a backslash in the path' };
-    // and so is a target that is neither a path nor an absolute URL with a lower-case http(s) scheme.
-    if (!request.target.startsWith('/') && !request.target.startsWith('http://') && !request.target.startsWith('https://')) {
-      return { status: 400, reason: '@hono/node-server refuses a target that is not a path' };
-    }
-  }
-  return undefined;
-}
-
-/**
- * The request an adapter gets when the platform rewrites the target before the adapter runs, or
- * undefined. The answer must then be the API's answer to the rewritten request.
- */
-export function platformRewrites(adapter: AdapterName, request: FuzzRequest): FuzzRequest | undefined {
-  // @hono/node-server builds a WHATWG URL for the Request, and that parser resolves dot segments
-  // (`/users/1/..`, also spelled `%2e`). The fetch handler only ever sees the resolved path.
-  if (adapter !== 'fetch' || !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathPart(request.target))) return undefined;
-  // As @hono/node-server builds it: the origin then the target, never the target as a relative reference.
-  const url = new URL(request.target.startsWith('/') ? `http://example.test${request.target}` : request.target);
-  return { ...request, target: url.pathname + url.search };
-}
-
-/** The path of a request-target: no origin, query or fragment. */
-function pathPart(target: string): string {
-  return target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/, 1)[0]!;
-}
-
-function decodedUri(text: string): string | undefined {
-  try {
-    return decodeURI(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -45,24 +45,29 @@ export interface HttpAnswer {
 
 type Started = { server: Server; close(): Promise<void> };
 
-/** The same mounts as the conformance suite: at the root, the API owning every path (no fallthrough). */
-const MOUNTS: Readonly<Record<AdapterName, (api: Api) => Promise<Started>>> = {
+/**
+ * The same mounts as the conformance suite, the API owning every path below its mount point (no
+ * fallthrough). Express and Fastify mount at a prefix; node and fetch serve an API with a basePath.
+ */
+export const MOUNTING: Readonly<Record<AdapterName, 'mount' | 'basePath'>> = { node: 'basePath', express5: 'mount', express4: 'mount', fastify: 'mount', fetch: 'basePath' };
+
+const MOUNTS: Readonly<Record<AdapterName, (api: Api, prefix: string) => Promise<Started>>> = {
   node: (api) => started(http.createServer(toNodeListener(api))),
-  express5: (api) => {
+  express5: (api, prefix) => {
     const app = express5();
     app.disable('x-powered-by');
-    app.use(toExpress(api, { fallthrough: false }));
+    app.use(prefix || '/', toExpress(api, { fallthrough: false }));
     return started(http.createServer(app));
   },
-  express4: (api) => {
+  express4: (api, prefix) => {
     const app = express4();
     app.disable('x-powered-by');
-    app.use(toExpress(api, { fallthrough: false }));
+    app.use(prefix || '/', toExpress(api, { fallthrough: false }));
     return started(http.createServer(app));
   },
-  fastify: async (api) => {
+  fastify: async (api, prefix) => {
     const app = Fastify({ forceCloseConnections: true });
-    await app.register(toFastify(api, { fallthrough: false }));
+    await app.register(toFastify(api, { fallthrough: false }), prefix === '' ? {} : { prefix });
     await app.listen({ port: 0, host: '127.0.0.1' });
     return { server: app.server, close: () => app.close() };
   },
@@ -75,14 +80,15 @@ async function started(server: Server): Promise<Started> {
 }
 
 /**
- * Serves an API with one adapter and watches every request the server hands to it.
+ * Serves an API with one adapter, mounted at `prefix` if the adapter mounts (see {@link MOUNTING}),
+ * and watches every request the server hands to it.
  *
  * @example
- * const served = await serve('express5', fixture.api);
+ * const served = await serve('express5', fixture.api, '/v1');
  * const answer = await served.send(request);
  */
-export async function serve(adapter: AdapterName, api: Api): Promise<FuzzServer> {
-  const { server, close } = await MOUNTS[adapter](api);
+export async function serve(adapter: AdapterName, api: Api, prefix = ''): Promise<FuzzServer> {
+  const { server, close } = await MOUNTS[adapter](api, prefix);
   const seen: ServedRequest[] = [];
   server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const entry: ServedRequest = { method: req.method ?? '', url: req.url ?? '', writeHeads: 0 };

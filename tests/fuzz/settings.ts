@@ -22,7 +22,7 @@ export const TARGETS = ['handle', 'node', 'express5', 'express4', 'fastify', 'fe
 export type Target = (typeof TARGETS)[number];
 
 /** Runs per target in `npm test`: enough to reach every branch the generators aim at, in a few seconds. */
-const DEFAULT_RUNS: Readonly<Record<Target, number>> = { handle: 600, node: 250, express5: 250, express4: 250, fastify: 250, fetch: 250 };
+const DEFAULT_RUNS: Readonly<Record<Target, number>> = { handle: 1000, node: 400, express5: 400, express4: 400, fastify: 400, fetch: 400 };
 
 const env = process.env;
 const seed = env.FUZZ_SEED === undefined ? FIXED_SEED : Number(env.FUZZ_SEED);
@@ -91,7 +91,7 @@ export function report(line: TargetReport): void {
  * the seed and the counterexample path) when it fails. `requests` counts what was actually sent,
  * shrinking included.
  */
-export async function checkTarget<T>(target: Target, property: fc.IAsyncPropertyWithHooks<[T]>, requests: () => number): Promise<void> {
+export async function checkTarget<Ts extends unknown[]>(target: Target, property: fc.IAsyncPropertyWithHooks<Ts>, requests: () => number): Promise<void> {
   const details = await fc.check(property, parametersFor(target));
   const failure = details.errorInstance instanceof Error ? `${details.errorInstance.message}\n` : details.failed ? `${String(details.errorInstance)}\n` : '';
   const message = details.failed ? `${failure}${fc.defaultReportMessage(details) ?? ''}` : undefined;
