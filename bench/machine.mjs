@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 /** @returns {string} the CPU model from /proc/cpuinfo, or 'unknown' off Linux */
 function cpuModel() {
@@ -38,4 +39,24 @@ export function pinnedNode(nodeArgs, cpu = 0) {
 /** One line describing the machine, for the top of every results table. */
 export function describeMachine() {
   return `${cpuModel()}, nproc ${availableParallelism()}, Node ${process.version}, ${CAN_PIN ? 'taskset available' : 'no taskset: workers not pinned'}`;
+}
+
+/**
+ * Runs the calling benchmark again, pinned to one CPU, and exits with its status: for a process that
+ * must stay off the CPU its servers are pinned to (the HTTP load generator goes to CPU 1, the servers
+ * to CPU 0). Returns at once, doing nothing, without `taskset` or when already pinned.
+ *
+ * @example
+ * rerunPinned(1, import.meta.url); // the rest of the module runs on CPU 1
+ *
+ * @param {number} cpu
+ * @param {string} moduleUrl the benchmark's `import.meta.url`
+ */
+export function rerunPinned(cpu, moduleUrl) {
+  if (!CAN_PIN || process.env.BENCH_PINNED_CPU === String(cpu)) return;
+  const child = spawnSync('taskset', ['-c', String(cpu), process.execPath, ...process.execArgv, fileURLToPath(moduleUrl), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_PINNED_CPU: String(cpu) },
+  });
+  process.exit(child.status ?? 1);
 }

@@ -21,7 +21,7 @@ import { createFuzzFixture, type FuzzFixture } from './fuzz-api.js';
 import { answerOf, apiRequestOf, comparable, expectHandlerContract, expectNoSecret, expectUnpolluted, expectWellFormed, type Answer } from './invariants.js';
 import { frameworkAnswers, nodeRefuses, platformRewrites, prefixTarget, unprefixTarget } from './platform.js';
 import { MOUNTING, serve, type AdapterName, type FuzzServer } from './servers.js';
-import { checkTarget, isSelected, testTimeout, type Target } from './settings.js';
+import { checkTarget, isSelected, poisoningInterval, testTimeout, type Target } from './settings.js';
 
 const ADAPTERS: readonly AdapterName[] = ['node', 'express5', 'express4', 'fastify', 'fetch'];
 
@@ -86,9 +86,16 @@ function shown(request: FuzzRequest | undefined): string {
   return request === undefined ? 'none' : fc.stringify(request);
 }
 
-/** No prototype gained or lost a key, and no global changed: checked after every request (about 2 ms). */
+let runsSincePoisoningCheck = 0;
+
+/**
+ * No built-in prototype gained or lost a key (checked after every request), and no global changed at
+ * all (`@fast-check/poisoning`, after every run or every {@link poisoningInterval} runs).
+ */
 function expectUnpoisoned(): void {
   expectUnpolluted();
+  if (++runsSincePoisoningCheck < poisoningInterval()) return;
+  runsSincePoisoningCheck = 0;
   poisoning.assertNoPoisoning(IGNORED_GLOBALS);
 }
 
@@ -96,7 +103,7 @@ function expectUnpoisoned(): void {
 function expectSound(request: FuzzRequest, answer: Answer, fixture: FuzzFixture): void {
   expectWellFormed(request.method, answer);
   expectNoSecret(answer);
-  expectUnpoisoned();
+  expectUnpolluted();
   expectHandlerContract(request, answer.status, fixture);
   expect(escaped).toEqual([]);
 }
@@ -115,8 +122,10 @@ describe('fuzz: api.handle', () => {
         if (first === undefined) first = answer;
         else expect(comparable(answer)).toEqual(comparable(first));
       }
+      expectUnpoisoned();
     });
     await checkTarget('handle', property, () => requests);
+    poisoning.assertNoPoisoning(IGNORED_GLOBALS);
   });
 });
 
@@ -207,5 +216,6 @@ describe.each(ADAPTERS)('fuzz: %s over HTTP', (adapter) => {
     await checkTarget(adapter, property, () => requests);
     // Every server still answers after everything it was sent.
     for (const side of sides) expect((await fetch(`${side.server.baseUrl}${side.prefix}/health`)).status).toBe(200);
+    poisoning.assertNoPoisoning(IGNORED_GLOBALS);
   });
 });

@@ -38,7 +38,6 @@ const weighted = <T>(...entries: Array<[number, fc.Arbitrary<T>]>): fc.Arbitrary
 // ---------------------------------------------------------------------------------------------
 // Methods
 
-const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 /** Methods Node's parser knows but restcanon does not route: a known path answers them 405. */
 export const FOREIGN_METHODS = ['PROPFIND', 'PURGE', 'SEARCH', 'REPORT', 'TRACE', 'MKCOL', 'QUERY', 'LOCK', 'M-SEARCH'] as const;
 /** Methods Node's HTTP parser refuses (it knows a fixed list, in upper case only). */

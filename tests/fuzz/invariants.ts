@@ -111,11 +111,11 @@ export function apiRequestOf(request: FuzzRequest): ApiRequest {
  * a request built to be valid reached exactly its handler with exactly the expected input.
  */
 export function expectHandlerContract(request: FuzzRequest, status: number, fixture: FuzzFixture): void {
-  expect(fixture.violations).toEqual([]);
-  expect(fixture.calls.length).toBeLessThanOrEqual(1);
+  expect(fixture.violations, 'what the instrumented handler got').toEqual([]);
+  expect(fixture.calls.length, 'handlers run for one request').toBeLessThanOrEqual(1);
   const call = fixture.calls[0];
   if (BEFORE_HANDLER.has(status)) expect(call?.endpoint, `a handler ran, then the answer was ${status}`).toBeUndefined();
-  if (call !== undefined) expect(reasonsAgainst(request, call)).toEqual([]);
+  if (call !== undefined) expect(reasonsAgainst(request, call), `${call.endpoint} ran for an invalid request`).toEqual([]);
   const expected = request.expected;
   if (expected === undefined) return;
   expect({ status, endpoint: call?.endpoint }).toEqual({ status: expected.status, endpoint: expected.endpoint });

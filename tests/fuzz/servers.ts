@@ -176,13 +176,14 @@ function sendOnSocket(port: number, request: FuzzRequest): Promise<HttpAnswer> {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${ANSWER_TIMEOUT} ms`)), ANSWER_TIMEOUT);
+    let failure: Error | undefined;
     socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    // The server may answer and close while the body is still being written (EPIPE, ECONNRESET):
+    // only a socket that closes without any answer is a failure.
+    socket.on('error', (error) => (failure = error));
     socket.on('close', () => {
       clearTimeout(timer);
+      if (chunks.length === 0) return reject(failure ?? new Error('the server closed the connection without an answer'));
       const raw = Buffer.concat(chunks).toString('latin1');
       const [head = '', text = ''] = raw.split('\r\n\r\n', 2);
       const [statusLine = '', ...headerLines] = head.split('\r\n');
@@ -194,9 +195,10 @@ function sendOnSocket(port: number, request: FuzzRequest): Promise<HttpAnswer> {
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, text });
     });
     socket.write(lines.join('\r\n') + '\r\n\r\n');
-    if (request.body !== undefined) {
-      if (request.framing === 'chunked') socket.write(`${request.body.byteLength.toString(16)}\r\n`), socket.write(request.body), socket.write('\r\n0\r\n\r\n');
-      else socket.write(request.body);
-    }
+    const body = request.body;
+    if (body === undefined) return;
+    if (request.framing === 'length') socket.write(body);
+    else if (body.byteLength === 0) socket.write('0\r\n\r\n');
+    else socket.write(Buffer.concat([Buffer.from(`${body.byteLength.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]));
   });
 }

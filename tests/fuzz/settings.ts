@@ -47,6 +47,15 @@ export function isSelected(target: Target): boolean {
   return selected.includes(target);
 }
 
+/**
+ * How often, in runs, the full `@fast-check/poisoning` check runs (it costs about 5 ms): every run in
+ * `npm test`, every 20th in a long run, where the cheap check of the built-in prototypes still runs
+ * after every request and pollution, once there, stays for the next full check to name it.
+ */
+export function poisoningInterval(): number {
+  return durationMs === undefined ? 1 : 20;
+}
+
 /** The vitest timeout of one target's test: its time budget plus room for start-up and shrinking. */
 export function testTimeout(): number {
   return durationMs === undefined ? 60_000 : budgetMs() + 120_000;
