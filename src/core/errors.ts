@@ -124,7 +124,11 @@ Object.defineProperty(HttpError.prototype, BRAND, { value: true });
  * if (isHttpError(error)) console.log(error.status);
  */
 export function isHttpError(value: unknown): value is HttpError {
-  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+  if (typeof value !== 'object' || value === null || (value as { [BRAND]?: unknown })[BRAND] !== true) return false;
+  // The brand is a public Symbol.for: a value that claims it with a status no HttpError can have
+  // (200, NaN, '500') must not be answered as one, or an error could go out with a 2xx.
+  const status = (value as { status?: unknown }).status;
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
 }
 
 /**

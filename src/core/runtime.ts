@@ -70,7 +70,8 @@ export function createRuntime(options: ApiOptions): Runtime {
   function report(error: unknown, info: ErrorInfo): void {
     if (onError === undefined) return;
     try {
-      onError(error, info);
+      // An async onError returns a promise: its rejection must not become an unhandled one either.
+      void Promise.resolve(onError(error, info) as unknown).catch(() => {});
     } catch {
       // A failing logger must not turn one error into a crash or change what the client gets.
     }
@@ -90,19 +91,25 @@ export function createRuntime(options: ApiOptions): Runtime {
   };
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-    const httpError = isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error });
-    let instance: string | undefined;
-    if (httpError.status >= 500) {
-      instance = `urn:uuid:${globalThis.crypto.randomUUID()}`;
-      report(error, { requestId: instance, status: httpError.status, request });
+    try {
+      return answer(isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error }), error, request, headers);
+    } catch {
+      // A thrown value that throws when read (a Proxy, a getter) is a server fault like any other.
+      return answer(new InternalServerError(undefined, { cause: error }), error, request, headers);
     }
+  }
+
+  function answer(httpError: HttpError, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
+    const instance = httpError.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
     const problem = problemOf(httpError, instance);
     const format = settings.negotiator.problem(single(headers.accept));
     const responseHeaders: Record<string, string> = { ...httpError.headers, 'content-type': `${format.problemType ?? 'application/problem+json'}; charset=utf-8` };
     if (settings.vary) responseHeaders.vary = 'Accept';
-    if (request.method === 'HEAD') return { status: httpError.status, headers: responseHeaders, body: undefined, payload: undefined };
-    const payload = (format.serializeProblem ?? json.serializeProblem!)(problem);
-    return { status: httpError.status, headers: responseHeaders, body: problem, payload };
+    const head = request.method === 'HEAD';
+    const payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
+    // Reported once the answer is built, so that an error that fails to build one is reported once.
+    if (instance !== undefined) report(error, { requestId: instance, status: httpError.status, request });
+    return { status: httpError.status, headers: responseHeaders, body: head ? undefined : problem, payload };
   }
 
   function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {

@@ -87,3 +87,11 @@ describe('HttpError family', () => {
     expect(new InternalServerError('x', { cause }).cause).toBe(cause);
   });
 });
+
+describe('isHttpError refuses forged brands', () => {
+  // Regression (found by the fuzzer): an object with the public brand and status 200 was answered as a 200 problem.
+  it.each([200, Number.NaN, '500', 99, 600])('a branded object with status %s is not an HttpError', (status) => {
+    const forged = { [Symbol.for('restcanon.HttpError')]: true, status, headers: {}, expose: true };
+    expect(isHttpError(forged)).toBe(false);
+  });
+});
