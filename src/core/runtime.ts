@@ -20,7 +20,7 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { parseQuery, single } from './request.js';
-import { invalidInput, validatePart } from './validation.js';
+import { invalidInput, validatePart, type PartResult } from './validation.js';
 
 /**
  * The steps of one request, from a matched endpoint to a response: negotiation, authentication, the
@@ -228,12 +228,23 @@ async function run(
   if (bodyRules !== undefined) ctx.body = await readRequestBody(request.body, headers, mediaType, bodyRules);
 
   const issues: InputIssue[] = [];
-  if (endpoint.params !== undefined) ctx.params = await validated(endpoint.params, rawParams, 'path', issues);
-  if (endpoint.query !== undefined) ctx.query = await validated(endpoint.query, ctx.query, 'query', issues);
-  if (endpoint.headers !== undefined) ctx.headers = await validated(endpoint.headers, headers, 'header', issues);
+  // Each part is awaited only when its schema is async: most are not, and each await costs a tick.
+  if (endpoint.params !== undefined) {
+    const value = validated(endpoint.params, rawParams, 'path', issues);
+    ctx.params = value instanceof Promise ? await value : value;
+  }
+  if (endpoint.query !== undefined) {
+    const value = validated(endpoint.query, ctx.query, 'query', issues);
+    ctx.query = value instanceof Promise ? await value : value;
+  }
+  if (endpoint.headers !== undefined) {
+    const value = validated(endpoint.headers, headers, 'header', issues);
+    ctx.headers = value instanceof Promise ? await value : value;
+  }
   if (endpoint.body !== undefined) {
     if (ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
-    ctx.body = await validated(endpoint.body, ctx.body, 'body', issues);
+    const value = validated(endpoint.body, ctx.body, 'body', issues);
+    ctx.body = value instanceof Promise ? await value : value;
   }
   if (issues.length > 0) throw invalidInput(issues);
 
@@ -268,8 +279,13 @@ async function authenticate(settings: Settings, request: ApiRequest, isPublic: b
   }
 }
 
-async function validated(schema: NonNullable<Endpoint['params']>, value: unknown, location: InputIssue['in'], issues: InputIssue[]): Promise<unknown> {
-  const result = await validatePart(schema, value, location);
+function validated(schema: NonNullable<Endpoint['params']>, value: unknown, location: InputIssue['in'], issues: InputIssue[]): unknown {
+  const result = validatePart(schema, value, location);
+  return result instanceof Promise ? result.then((settled) => take(settled, value, issues)) : take(result, value, issues);
+}
+
+/** The validated value, or the input itself while its issues join the others. */
+function take(result: PartResult, value: unknown, issues: InputIssue[]): unknown {
   if (result.ok) return result.value;
   issues.push(...result.issues);
   return value;
