@@ -3,15 +3,26 @@
  *
  *   npm run bench             # build, then every benchmark
  *   npm run bench -- router   # only the benchmarks whose name contains "router"
+ *   npm run bench -- http     # only the HTTP benchmark
  *
  * To add a benchmark, add a `{ name, file }` entry: `file` is relative to bench/ and exits non-zero
  * when its correctness gate fails.
+ *
+ * dist/ is copied once, at the start, into a temp folder that every benchmark of the run loads
+ * restcanon from (see lib/dist.mjs), so that a rebuild by another process during the run changes
+ * nothing. The router benchmark loads dist/ itself.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { describeDist, snapshotDist } from './lib/dist.mjs';
 import { describeMachine } from './machine.mjs';
 
-const BENCHMARKS = [{ name: 'router', file: 'router/index.mjs' }];
+const BENCHMARKS = [
+  { name: 'router', file: 'router/index.mjs' },
+  { name: 'pipeline', file: 'pipeline/index.mjs' },
+  { name: 'http', file: 'http/index.mjs' },
+  { name: 'load', file: 'load/index.mjs' },
+];
 
 const filter = process.argv[2];
 const selected = filter === undefined ? BENCHMARKS : BENCHMARKS.filter((benchmark) => benchmark.name.includes(filter));
@@ -20,7 +31,9 @@ if (selected.length === 0) {
   process.exit(2);
 }
 
+snapshotDist();
 console.log(`Machine: ${describeMachine()}`);
+console.log(`restcanon: ${describeDist()} (${process.env.RESTCANON_DIST})`);
 let failures = 0;
 for (const { name, file } of selected) {
   console.log(`\n## ${name}\n`);
