@@ -1,4 +1,4 @@
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 
 /**
@@ -80,6 +80,19 @@ export function parseMediaType(header: string): MediaType | undefined {
   return { type, charset };
 }
 
+/** Parsed `Content-Type` values, bounded: clients send the same few over and over. */
+const MEDIA_TYPES = new Map<string, MediaType | undefined>();
+
+function cachedMediaType(header: string): MediaType | undefined {
+  let media = MEDIA_TYPES.get(header);
+  if (media === undefined && !MEDIA_TYPES.has(header)) {
+    if (MEDIA_TYPES.size >= 256) MEDIA_TYPES.clear();
+    media = parseMediaType(header);
+    MEDIA_TYPES.set(header, media);
+  }
+  return media;
+}
+
 /**
  * Checks a body's media type against what the endpoint consumes: 415 (with `Accept-Post` or
  * `Accept-Patch`) for another type or a charset other than UTF-8. Returns the accepted type.
@@ -88,7 +101,7 @@ export function parseMediaType(header: string): MediaType | undefined {
  * checkMediaType('application/merge-patch+json', rules); // 'application/json'
  */
 export function checkMediaType(header: string | undefined, rules: BodyRules): 'application/json' | string {
-  const media = header === undefined ? undefined : parseMediaType(header);
+  const media = header === undefined ? undefined : cachedMediaType(header);
   if (media === undefined) throw unsupported(rules, 'The body needs a Content-Type');
   if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') {
     throw unsupported(rules, 'The body must be encoded as UTF-8');
@@ -100,11 +113,11 @@ export function checkMediaType(header: string | undefined, rules: BodyRules): 'a
 
 function unsupported(rules: BodyRules, detail: string): UnsupportedMediaTypeError {
   const headers = rules.acceptHeader === undefined ? {} : { [rules.acceptHeader.name]: rules.acceptHeader.value };
-  return new UnsupportedMediaTypeError(detail, { headers });
+  return withoutStack(() => new UnsupportedMediaTypeError(detail, { headers }));
 }
 
 function tooLarge(limit: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(`The body is larger than ${limit} bytes`);
+  return withoutStack(() => new PayloadTooLargeError(`The body is larger than ${limit} bytes`));
 }
 
 /**
@@ -151,7 +164,7 @@ export async function readBody(body: RawBody, limit: number): Promise<string> {
         next = await iterator.next();
       } catch {
         // The stream failed (the client aborted, the connection reset): the client's doing, not a server fault.
-        throw new BadRequestError('The body could not be read to its end', { code: ERROR_CODES.MALFORMED_BODY });
+        throw malformed('The body could not be read to its end');
       }
       if (next.done === true) break;
       const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
@@ -187,7 +200,7 @@ function decode(decoder: TextDecoder, bytes: Uint8Array | ArrayBuffer, stream: b
   try {
     return decoder.decode(bytes, { stream });
   } catch {
-    throw new BadRequestError('The body is not valid UTF-8', { code: ERROR_CODES.MALFORMED_BODY });
+    throw malformed('The body is not valid UTF-8');
   }
 }
 
@@ -200,11 +213,21 @@ function decode(decoder: TextDecoder, bytes: Uint8Array | ArrayBuffer, stream: b
  */
 export function parseBodyText(text: string, type: string): unknown {
   if (type !== 'application/json') return text;
+  // No stack for JSON.parse's SyntaxError either: it is dropped at once, and capturing it cost more
+  // than parsing a small body.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     return JSON.parse(text);
   } catch {
     throw new BadRequestError('The body is not valid JSON', { code: ERROR_CODES.MALFORMED_BODY });
+  } finally {
+    Error.stackTraceLimit = limit;
   }
+}
+
+function malformed(detail: string): BadRequestError {
+  return withoutStack(() => new BadRequestError(detail, { code: ERROR_CODES.MALFORMED_BODY }));
 }
 
 /**
@@ -232,7 +255,7 @@ export function inspectBody(value: unknown, maxDepth: number, limit = Infinity):
     }
     if (typeof current !== 'object' || current === null) continue;
     if (depth > maxDepth) {
-      throw new BadRequestError(`The body nests deeper than ${maxDepth} levels`, { code: ERROR_CODES.TOO_DEEP });
+      throw withoutStack(() => new BadRequestError(`The body nests deeper than ${maxDepth} levels`, { code: ERROR_CODES.TOO_DEEP }));
     }
     if (Array.isArray(current)) {
       for (const item of current) {
@@ -266,7 +289,7 @@ function hasPlantedPrototype(value: object): boolean {
 }
 
 function forbiddenKey(): BadRequestError {
-  return new BadRequestError('The body holds a key that is not allowed', { code: ERROR_CODES.FORBIDDEN_KEY });
+  return withoutStack(() => new BadRequestError('The body holds a key that is not allowed', { code: ERROR_CODES.FORBIDDEN_KEY }));
 }
 
 /**

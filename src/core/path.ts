@@ -66,9 +66,22 @@ export function joinPaths(base: string, path: string): string {
  * buildPath('/users/:id', { id: 'a/b' }); // '/users/a%2Fb'
  */
 export function buildPath(template: string, params: Readonly<Record<string, unknown>>): string {
-  return template.replace(/:([A-Za-z_$][\w$]*)/g, (_match, name: string) => {
+  // Split once per template (static text at even indexes, param names at odd ones): a 201's Location
+  // is built on every create, and a replace with a callback was a fifth of a create's cost.
+  let parts = TEMPLATE_PARTS.get(template);
+  if (parts === undefined) {
+    if (TEMPLATE_PARTS.size >= 256) TEMPLATE_PARTS.clear();
+    TEMPLATE_PARTS.set(template, (parts = template.split(/:([A-Za-z_$][\w$]*)/)));
+  }
+  let path = parts[0]!;
+  for (let index = 1; index < parts.length; index += 2) {
+    const name = parts[index]!;
     const value = params[name];
     if (value === undefined || value === null) throw new TypeError(`buildPath: no value for ":${name}" in ${template}`);
-    return encodeURIComponent(String(value));
-  });
+    path += encodeURIComponent(String(value)) + parts[index + 1]!;
+  }
+  return path;
 }
+
+/** Templates split by {@link buildPath}, bounded: buildPath is public and may see any template. */
+const TEMPLATE_PARTS = new Map<string, string[]>();

@@ -1,12 +1,12 @@
 import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint } from './endpoint.js';
-import { MethodNotAllowedError } from './errors.js';
+import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from './formats.js';
 import { checkNaming, type NamingOptions } from './naming.js';
 import { joinPaths } from './path.js';
 import type { StatusPolicy } from './policy.js';
 import { normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
-import { compile, createRuntime, NO_ROUTE, optionsResponse, withoutStack, type Compiled } from './runtime.js';
+import { compile, createRuntime, NO_ROUTE, optionsResponse, type Compiled } from './runtime.js';
 
 /**
  * What the core answers: the status, the headers (lower-cased names), the body as a value (a result

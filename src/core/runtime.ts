@@ -11,6 +11,7 @@ import {
   NotFoundError,
   problemOf,
   UnauthorizedError,
+  withoutStack,
   type InputIssue,
 } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
@@ -103,7 +104,9 @@ export function createRuntime(options: ApiOptions): Runtime {
     const instance = httpError.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
     const problem = problemOf(httpError, instance);
     const format = settings.negotiator.problem(single(headers.accept));
-    const responseHeaders: Record<string, string> = { ...httpError.headers, 'content-type': `${format.problemType ?? 'application/problem+json'}; charset=utf-8` };
+    // A copy then an assignment, not `{ ...headers, key }`, which costs about 0.7 µs on Node 20.
+    const responseHeaders: Record<string, string> = Object.assign({}, httpError.headers);
+    responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
     if (settings.vary) responseHeaders.vary = 'Accept';
     const head = request.method === 'HEAD';
     const payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
@@ -113,9 +116,10 @@ export function createRuntime(options: ApiOptions): Runtime {
   }
 
   function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {
-    let running = run(compiled, rawParams, search, headers, request, settings);
-    if (settings.timeout !== undefined) running = withTimeout(running, settings.timeout);
-    return running.then(request.method === 'HEAD' ? withoutBody : undefined, (error: unknown) => fail(error, request, headers));
+    // run() answers its own failures, so its promise never rejects.
+    let running = run(compiled, rawParams, search, headers, request, settings, fail);
+    if (settings.timeout !== undefined) running = withTimeout(running, settings.timeout).then(undefined, (error: unknown) => fail(error, request, headers));
+    return request.method === 'HEAD' ? running.then(withoutBody) : running;
   }
 
   return { settings, run: runEndpoint, fail };
@@ -134,19 +138,8 @@ function withoutBody(response: ApiResponse): ApiResponse {
 /** The answer for a path no route matches: one frozen error, since nothing about it varies. */
 export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
 
-/**
- * Builds an error without capturing a stack trace. Routing answers (404, 405) are ordinary outcomes,
- * not faults: their stacks are never shown and capturing them was most of the cost of a 404.
- */
-export function withoutStack<T>(create: () => T): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return create();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
+/** The answer for an item a handler did not find (it returned undefined or null): one error, as for NO_ROUTE. */
+const MISSING_ITEM = withoutStack(() => new NotFoundError());
 
 function withTimeout<T>(running: Promise<T>, milliseconds: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -186,6 +179,11 @@ export function optionsResponse(route: Route<Compiled>, settings: Settings): Api
   return { status: settings.policy.decide('options'), headers: { allow: route.allow }, body: undefined, payload: undefined };
 }
 
+/**
+ * Every step of a request. A failure is answered here, in the same function: a throw caught where it
+ * happens costs little, while a promise that rejects before anyone awaits it goes through Node's
+ * unhandled-rejection bookkeeping (about 1 µs per error answer).
+ */
 async function run(
   compiled: Compiled,
   rawParams: Record<string, string>,
@@ -193,76 +191,82 @@ async function run(
   headers: HeaderRecord,
   request: ApiRequest,
   settings: Settings,
+  fail: Runtime['fail'],
 ): Promise<ApiResponse> {
-  const { endpoint, bodyRules } = compiled;
-  let format = settings.negotiator.content(single(headers.accept));
-  if (format === undefined) {
-    if (settings.policy.unacceptable === 'reject') {
-      throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
+  try {
+    const { endpoint, bodyRules } = compiled;
+    let format = settings.negotiator.content(single(headers.accept));
+    if (format === undefined) {
+      if (settings.policy.unacceptable === 'reject') {
+        throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
+      }
+      format = json;
     }
-    format = json;
-  }
 
-  let mediaType: string | undefined;
-  if (bodyRules !== undefined) {
-    const contentType = single(headers['content-type']);
-    if (contentType !== undefined) mediaType = checkMediaType(contentType, bodyRules);
-    checkContentEncoding(single(headers['content-encoding']), bodyRules);
-    checkContentLength(single(headers['content-length']), bodyRules.limit);
-  }
+    let mediaType: string | undefined;
+    if (bodyRules !== undefined) {
+      const contentType = single(headers['content-type']);
+      if (contentType !== undefined) mediaType = checkMediaType(contentType, bodyRules);
+      checkContentEncoding(single(headers['content-encoding']), bodyRules);
+      checkContentLength(single(headers['content-length']), bodyRules.limit);
+    }
 
-  const ctx: AnyContext = {
-    params: rawParams,
-    query: search === '' ? Object.create(null) : parseQuery(search),
-    headers,
-    body: undefined,
-    principal: undefined,
-    request,
-  };
+    const ctx: AnyContext = {
+      params: rawParams,
+      query: search === '' ? Object.create(null) : parseQuery(search),
+      headers,
+      body: undefined,
+      principal: undefined,
+      request,
+    };
 
-  if (settings.authenticate !== undefined) {
-    ctx.principal = await authenticate(settings, request, endpoint.public);
-    if (ctx.principal === undefined && !endpoint.public) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
-  }
+    if (settings.authenticate !== undefined) {
+      ctx.principal = await authenticate(settings, request, endpoint.public);
+      if (ctx.principal === undefined && !endpoint.public) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
+    }
 
-  if (bodyRules !== undefined) ctx.body = await readRequestBody(request.body, headers, mediaType, bodyRules);
+    if (bodyRules !== undefined) ctx.body = await readRequestBody(request.body, headers, mediaType, bodyRules);
 
-  const issues: InputIssue[] = [];
-  // Each part is awaited only when its schema is async: most are not, and each await costs a tick.
-  if (endpoint.params !== undefined) {
-    const value = validated(endpoint.params, rawParams, 'path', issues);
-    ctx.params = value instanceof Promise ? await value : value;
-  }
-  if (endpoint.query !== undefined) {
-    const value = validated(endpoint.query, ctx.query, 'query', issues);
-    ctx.query = value instanceof Promise ? await value : value;
-  }
-  if (endpoint.headers !== undefined) {
-    const value = validated(endpoint.headers, headers, 'header', issues);
-    ctx.headers = value instanceof Promise ? await value : value;
-  }
-  if (endpoint.body !== undefined) {
-    if (ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
-    const value = validated(endpoint.body, ctx.body, 'body', issues);
-    ctx.body = value instanceof Promise ? await value : value;
-  }
-  if (issues.length > 0) throw invalidInput(issues);
+    const issues: InputIssue[] = [];
+    // Each part is awaited only when its schema is async: most are not, and each await costs a tick.
+    if (endpoint.params !== undefined) {
+      const value = validated(endpoint.params, rawParams, 'path', issues);
+      ctx.params = value instanceof Promise ? await value : value;
+    }
+    if (endpoint.query !== undefined) {
+      const value = validated(endpoint.query, ctx.query, 'query', issues);
+      ctx.query = value instanceof Promise ? await value : value;
+    }
+    if (endpoint.headers !== undefined) {
+      const value = validated(endpoint.headers, headers, 'header', issues);
+      ctx.headers = value instanceof Promise ? await value : value;
+    }
+    if (endpoint.body !== undefined) {
+      if (ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
+      const value = validated(endpoint.body, ctx.body, 'body', issues);
+      ctx.body = value instanceof Promise ? await value : value;
+    }
+    // A 400 is an ordinary answer: its stack is never shown, and capturing one costs about 3 µs.
+    if (issues.length > 0) throw withoutStack(() => invalidInput(issues));
 
-  if (!endpoint.public || ctx.principal !== undefined) {
-    if (settings.authorize !== undefined && (await settings.authorize(ctx)) !== true) throw new ForbiddenError();
-    for (const rule of endpoint.authorize) if ((await rule(ctx)) !== true) throw new ForbiddenError();
-  }
-  for (const guard of endpoint.guards) await guard(ctx);
+    if (!endpoint.public || ctx.principal !== undefined) {
+      if (settings.authorize !== undefined && (await settings.authorize(ctx)) !== true) throw new ForbiddenError();
+      for (const rule of endpoint.authorize) if ((await rule(ctx)) !== true) throw new ForbiddenError();
+    }
+    for (const guard of endpoint.guards) await guard(ctx);
 
-  let result = endpoint.handle(ctx);
-  if (isThenable(result)) result = await result;
-  if (result instanceof Error || isHttpError(result)) throw result;
-  if (endpoint.filters.length > 0) {
-    const report = (error: unknown) => settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(endpoint.operation), request });
-    for (const filter of endpoint.filters) result = await filter(result, ctx, report);
-  }
+    let result = endpoint.handle(ctx);
+    if (isThenable(result)) result = await result;
+    if (result instanceof Error || isHttpError(result)) throw result;
+    if (endpoint.filters.length > 0) {
+      const report = (error: unknown) => settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(endpoint.operation), request });
+      for (const filter of endpoint.filters) result = await filter(result, ctx, report);
+    }
 
-  return succeed(compiled, result, ctx, rawParams, format, settings);
+    return succeed(compiled, result, ctx, rawParams, format, settings);
+  } catch (error) {
+    return fail(error, request, headers);
+  }
 }
 
 async function authenticate(settings: Settings, request: ApiRequest, isPublic: boolean): Promise<unknown> {
@@ -311,7 +315,7 @@ function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams
   const operation = endpoint.operation;
   const missing = result === undefined || result === null;
   if (operation === 'read' || operation === 'replace' || operation === 'update' || operation === 'remove') {
-    if (missing || (operation === 'remove' && result === false)) throw new NotFoundError();
+    if (missing || (operation === 'remove' && result === false)) throw MISSING_ITEM;
   }
   const headers: Record<string, string> = {};
   if (settings.vary) headers.vary = 'Accept';
@@ -341,6 +345,8 @@ function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams
 function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, baseUrl: string | undefined): string | undefined {
   const id = (result as { id?: unknown }).id;
   if (compiled.itemTemplate === undefined || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
-  const path = buildPath(compiled.itemTemplate, { ...rawParams, id });
+  const values: Record<string, unknown> = Object.assign({}, rawParams);
+  values.id = id;
+  const path = buildPath(compiled.itemTemplate, values);
   return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(encodeURI(baseUrl), path);
 }
