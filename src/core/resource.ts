@@ -272,25 +272,29 @@ function isOwnedBy(owns: NonNullable<Level['definition']['owner']>, item: unknow
   return principal !== undefined && owns(item, principal as Principal) === true;
 }
 
-/** Loads every ancestor item, root first: 404 for a missing one, 403 for one the caller may not see. */
+/**
+ * Loads an item through a collection's `read`: 404 when it is missing, 403 when the collection has
+ * an owner rule and the caller is not allowed the item.
+ */
+async function loadAllowed(read: (ctx: AnyContext) => unknown, owns: Level['definition']['owner'], ctx: AnyContext): Promise<void> {
+  const item = await read(ctx);
+  if (item === undefined || item === null || item instanceof Error) throw new NotFoundError();
+  if (owns !== undefined && !isOwnedBy(owns, item, ctx.principal)) throw new ForbiddenError();
+}
+
+/** Loads every ancestor item, root first, so that nothing below a missing or foreign item runs. */
 function ancestorGuard(ancestors: readonly Level[]): Guard {
   return async (ctx) => {
     for (const ancestor of ancestors) {
       if (ancestor.readHandler === undefined) continue;
-      const item = await ancestor.readHandler({ ...ctx, params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined });
-      if (item === undefined || item === null || item instanceof Error) throw new NotFoundError();
-      if (ancestor.definition.owner !== undefined && !isOwnedBy(ancestor.definition.owner, item, ctx.principal)) throw new ForbiddenError();
+      await loadAllowed(ancestor.readHandler, ancestor.definition.owner, { ...ctx, params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined });
     }
   };
 }
 
 /** Before replace, update and remove: the item must exist and be the caller's, or nothing changes. */
 function itemGuard(read: (ctx: AnyContext) => unknown, owns: NonNullable<Level['definition']['owner']>): Guard {
-  return async (ctx) => {
-    const item = await read({ ...ctx, body: undefined });
-    if (item === undefined || item === null || item instanceof Error) throw new NotFoundError();
-    if (!isOwnedBy(owns, item, ctx.principal)) throw new ForbiddenError();
-  };
+  return (ctx) => loadAllowed(read, owns, { ...ctx, body: undefined });
 }
 
 function readFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
