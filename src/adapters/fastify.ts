@@ -6,7 +6,7 @@ import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
 import { createEndpointHandler, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
 import { splitUrl } from '../core/request.js';
-import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
+import { readNodeBody, type NodeRequest } from './node.js';
 
 /**
  * The parts of a Fastify request that restcanon reads.
@@ -41,7 +41,7 @@ export interface FastifyReplyLike {
  * @example
  * app.get('/users/:id', handler satisfies FastifyHandler);
  */
-export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike>;
+export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<void>;
 
 /**
  * The parts of a Fastify instance that the plugin uses.
@@ -95,14 +95,7 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const answer: FastifyHandler = async (request, reply) => {
-      // An absolute-form target (`POST http://host/v1/users`, RFC 9112 §3.2.2) loses its origin first:
-      // Fastify routes it by its path, and the prefix is a prefix of that path.
-      const { path, search } = splitUrl(request.url);
-      const rest = path.startsWith(prefix) ? path.slice(prefix.length) : path;
-      const apiRequest = fromFastifyRequest(request, (rest.startsWith('/') ? rest : `/${rest}`) + (search === '' ? '' : `?${search}`));
-      apiRequest.baseUrl = prefix;
-      const response = await api.handle(apiRequest);
-      return sendFastifyReply(reply, response);
+      sendFastifyReply(reply, await api.handle(fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix)));
     };
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -134,21 +127,39 @@ const API_DECIDES: ReadonlySet<string> = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYP
 export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
   const handle = createEndpointHandler(endpoint, options);
   return async (request, reply) => {
-    const response = await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>);
-    return sendFastifyReply(reply, response);
+    sendFastifyReply(reply, await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>));
   };
 }
 
-function fromFastifyRequest(request: FastifyRequestLike, url: string): ApiRequest {
-  const apiRequest = fromNodeRequest(request.raw, url);
-  const { body } = request;
-  if (isStream(body)) apiRequest.body = readNodeBody(body);
-  else if (body !== undefined) apiRequest.body = body;
-  return apiRequest;
+/**
+ * The target below the plugin's prefix. Fastify matched the route, so a path target starts with the
+ * prefix; an absolute-form one (`POST http://host/v1/users`, RFC 9112 §3.2.2) loses its origin first.
+ */
+function withoutPrefix(url: string, prefix: string): string {
+  if (prefix === '') return url;
+  let target = url;
+  if (!target.startsWith(prefix)) {
+    const { path, search } = splitUrl(url);
+    if (!path.startsWith(prefix)) return url;
+    target = search === '' ? path : `${path}?${search}`;
+  }
+  const rest = target.slice(prefix.length);
+  return rest.charCodeAt(0) === 47 ? rest : `/${rest}`;
 }
 
-function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): FastifyReplyLike {
-  return reply.code(response.status).headers(response.headers).send(response.payload);
+function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: string): ApiRequest {
+  // Without a body Fastify ran no parser (a GET, say): the API still gets the stream, read only if the endpoint takes a body.
+  const body = request.body ?? request.raw;
+  return { method: request.method, url, headers: request.headers, body: isStream(body) ? readNodeBody(body) : body, baseUrl };
+}
+
+/**
+ * Sends through Fastify's reply, so onSend hooks and logging see it. The handler resolves to nothing
+ * rather than to the reply: a returned reply is a thenable that Fastify waits on until the response
+ * finishes, which holds every request's objects longer and costs a promise job per request.
+ */
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): void {
+  reply.code(response.status).headers(response.headers).send(response.payload);
 }
 
 function isStream(body: unknown): body is NodeRequest {

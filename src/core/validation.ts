@@ -38,17 +38,26 @@ export function validatePart(schema: PartSchema, value: unknown, location: Issue
   }
   const input = (value ?? {}) as Record<string, unknown>;
   const keys = Object.keys(schema);
-  const outcomes = keys.map((key) => runSchema(schema[key]!, input[key], [key], location));
-  const combine = (settled: readonly SchemaOutcome[]): PartResult => {
-    const fields: Record<string, unknown> = { ...input };
-    const issues: InputIssue[] = [];
-    settled.forEach((outcome, index) => {
-      fields[keys[index]!] = outcome.value;
-      issues.push(...outcome.issues);
-    });
-    return issues.length === 0 ? { ok: true, value: fields } : { ok: false, issues };
-  };
-  return outcomes.some((outcome) => outcome instanceof Promise) ? Promise.all(outcomes).then(combine) : combine(outcomes as SchemaOutcome[]);
+  const outcomes: (SchemaOutcome | Promise<SchemaOutcome>)[] = [];
+  let pending = false;
+  for (const key of keys) {
+    const outcome = runSchema(schema[key]!, input[key], [key], location);
+    if (outcome instanceof Promise) pending = true;
+    outcomes.push(outcome);
+  }
+  return pending ? Promise.all(outcomes).then((settled) => combine(keys, input, settled)) : combine(keys, input, outcomes as SchemaOutcome[]);
+}
+
+/** The outcomes of one schema per key, in the order of the keys, as one result. */
+function combine(keys: readonly string[], input: Record<string, unknown>, outcomes: readonly SchemaOutcome[]): PartResult {
+  const fields = Object.assign({}, input);
+  let issues: InputIssue[] | undefined;
+  for (let index = 0; index < keys.length; index++) {
+    const outcome = outcomes[index]!;
+    fields[keys[index]!] = outcome.value;
+    if (outcome.issues.length > 0) (issues ??= []).push(...outcome.issues);
+  }
+  return issues === undefined ? { ok: true, value: fields } : { ok: false, issues };
 }
 
 /** What one schema made of a value: its output (the input itself when invalid), and its issues. */
@@ -69,26 +78,36 @@ interface LocatedIssue {
 
 /** Runs one schema: its output, or its issues normalized and sorted. */
 function runSchema(schema: StandardSchema, value: unknown, prefix: readonly PropertyKey[], location: IssueLocation): SchemaOutcome | Promise<SchemaOutcome> {
-  const broken = (): SchemaOutcome => ({ value, issues: normalize([{ path: prefix, detail: 'could not be validated' }], location) });
   try {
     const result = schema['~standard'].validate(value);
     if (result instanceof Promise) {
-      return result.then((settled) => {
-        try {
-          return settle(settled, value, prefix, location);
-        } catch {
-          return broken();
-        }
-      }, broken);
+      return result.then(
+        (settled) => {
+          try {
+            return settle(settled, value, prefix, location);
+          } catch {
+            return broken(value, prefix, location);
+          }
+        },
+        () => broken(value, prefix, location),
+      );
     }
     return settle(result, value, prefix, location);
   } catch {
-    return broken();
+    return broken(value, prefix, location);
   }
 }
 
+/** The outcome of a schema that threw instead of reporting. */
+function broken(value: unknown, prefix: readonly PropertyKey[], location: IssueLocation): SchemaOutcome {
+  return { value, issues: normalize([{ path: prefix, detail: 'could not be validated' }], location) };
+}
+
+/** The issues of a valid value: one shared empty list, frozen so that a push would throw rather than leak into other requests. */
+const NO_ISSUES = Object.freeze([]) as unknown as InputIssue[];
+
 function settle(result: StandardResult<unknown>, value: unknown, prefix: readonly PropertyKey[], location: IssueLocation): SchemaOutcome {
-  if (result.issues === undefined) return { value: result.value, issues: [] };
+  if (result.issues === undefined) return { value: result.value, issues: NO_ISSUES };
   const reported = result.issues;
   const found: LocatedIssue[] = [];
   if (!Array.isArray(reported) || reported.length === 0) found.push({ path: prefix, detail: 'is invalid' });
