@@ -25,7 +25,7 @@ async function gzippedSize(source: string): Promise<number> {
 
 const KIB = 1024;
 
-// Measured 13.3 KiB when the budget was set. The goal is 12 KiB; see BENCHMARKS.md for where the
+// Measured 13.3 KiB when the budget was set and 13.6 KiB in the latest run (BENCHMARKS.md). The goal is 12 KiB; see BENCHMARKS.md for where the
 // bytes go (the validation issue vocabulary, body checks, the naming linter and its word lists).
 const BUDGETS = [
   { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 14 * KIB },
