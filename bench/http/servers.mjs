@@ -52,6 +52,19 @@ async function nativeFastifyUser(request, reply) {
   return reply.code(found.status).type(PROBLEM_TYPE).send(found.payload);
 }
 
+/**
+ * A Fastify app, set up by `setup` (which may return a promise), listening.
+ * @param {(app: any) => unknown} setup
+ * @returns {Promise<Listening>}
+ */
+async function listenFastify(setup) {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify();
+  await setup(app);
+  await app.listen({ port: 0, host: HOST });
+  return { port: app.server.address().port, close: () => app.close() };
+}
+
 /** Express 4 and 5 set the same way: no ETag (restcanon computes none), no X-Powered-By. */
 function quietExpress(express) {
   const app = express();
@@ -133,37 +146,25 @@ export const SERVERS = [
   {
     name: 'fastify',
     description: "fastify: app.get('/users/:id', { schema: { response: { 200: userSchema } } }, handler) returning the user (fast-json-stringify)",
-    async listen() {
-      const { default: Fastify } = await import('fastify');
-      const app = Fastify();
-      app.get('/users/:id', { schema: { response: { 200: USER_JSON_SCHEMA } } }, nativeFastifyUser);
-      await app.listen({ port: 0, host: HOST });
-      return { port: app.server.address().port, close: () => app.close() };
-    },
+    listen: () => listenFastify((app) => app.get('/users/:id', { schema: { response: { 200: USER_JSON_SCHEMA } } }, nativeFastifyUser)),
   },
   {
     name: 'fastify (plugin)',
     description: "fastify (plugin): the same route, registered inside a plugin (`app.register(async (scope) => scope.get(...))`), as restcanon's routes are",
-    async listen() {
-      const { default: Fastify } = await import('fastify');
-      const app = Fastify();
-      await app.register(async (scope) => {
-        scope.get('/users/:id', { schema: { response: { 200: USER_JSON_SCHEMA } } }, nativeFastifyUser);
-      });
-      await app.listen({ port: 0, host: HOST });
-      return { port: app.server.address().port, close: () => app.close() };
-    },
+    listen: () =>
+      listenFastify((app) =>
+        app.register(async (scope) => {
+          scope.get('/users/:id', { schema: { response: { 200: USER_JSON_SCHEMA } } }, nativeFastifyUser);
+        }),
+      ),
   },
   {
     name: 'restcanon/fastify',
     description: 'restcanon/fastify: app.register(toFastify(api))',
     async listen() {
-      const { default: Fastify } = await import('fastify');
       const { toFastify } = await importRestcanon('fastify.js');
-      const app = Fastify();
-      await app.register(toFastify(createUsersApi(await importRestcanon('index.js'))));
-      await app.listen({ port: 0, host: HOST });
-      return { port: app.server.address().port, close: () => app.close() };
+      const api = createUsersApi(await importRestcanon('index.js'));
+      return listenFastify((app) => app.register(toFastify(api)));
     },
   },
   {
