@@ -5,8 +5,10 @@
  *
  *   node bench/router/worker.mjs <competitor> [suite]
  *
- * One process per competitor and round keeps each router's JIT state its own: timed side by side in
- * one process, find-my-way moved by 1.8x depending on what ran before it.
+ * One process per competitor keeps each router's JIT state its own: timed side by side in one
+ * process, find-my-way moved by 1.8x depending on what ran before it. Spawned with an IPC channel
+ * (as index.mjs does), the process stays alive and measures on request; run by hand, it warms up,
+ * measures once and prints.
  * Env: BENCH_WARMUP_MS (default 250), BENCH_MEASURE_MS (default 500), BENCH_FRESH_PATHS=1 (a new
  * path string per lookup, as a server sees, instead of the same string constants).
  */
@@ -90,37 +92,50 @@ for (;;) {
   passes *= 2;
 }
 
-const warmupEnd = nowMs() + warmupMs;
-while (nowMs() < warmupEnd) run(passes);
-{
+/** Runs batches for `spanMs` and returns the median batch rate, in lookups per second. */
+function measure(spanMs) {
+  // The median of ~10 ms batches, not the total: on a shared machine a batch that another process
+  // preempted is an outlier to drop, not time to average in.
+  const batchRates = [];
+  let elapsedMs = 0;
+  while (elapsedMs < spanMs) {
+    const started = nowMs();
+    const hits = run(passes);
+    const batchMs = nowMs() - started;
+    elapsedMs += batchMs;
+    batchRates.push((passes * paths.length * 1000) / batchMs);
+    if (hits !== passes * expectedHits) {
+      console.error(`${competitor.name}: ${hits} hits in ${passes} passes, expected ${passes * expectedHits}`);
+      process.exit(1);
+    }
+  }
+  batchRates.sort((a, b) => a - b);
+  return { lookupsPerSecond: batchRates[batchRates.length >> 1], batches: batchRates.length, elapsedMs };
+}
+
+/** Warms up for `spanMs`, then sizes the batches to about BATCH_TARGET_MS. */
+function warmUp(spanMs) {
+  const warmupEnd = nowMs() + spanMs;
+  while (nowMs() < warmupEnd) run(passes);
   const started = nowMs();
   run(passes);
   passes = Math.max(1, Math.round((passes * BATCH_TARGET_MS) / Math.max(nowMs() - started, 0.001)));
 }
 
-// The median of ~10 ms batches, not the total: on a shared machine a batch that another process
-// preempted is an outlier to drop, not time to average in.
-const batchRates = [];
-let elapsedMs = 0;
-while (elapsedMs < measureMs) {
-  const started = nowMs();
-  const hits = run(passes);
-  const batchMs = nowMs() - started;
-  elapsedMs += batchMs;
-  batchRates.push((passes * paths.length * 1000) / batchMs);
-  if (hits !== passes * expectedHits) {
-    console.error(`${competitor.name}: ${hits} hits in ${passes} passes, expected ${passes * expectedHits}`);
-    process.exit(1);
-  }
+if (process.send === undefined) {
+  warmUp(warmupMs);
+  console.log(JSON.stringify({ competitor: competitor.name, suite: suite.name, ...measure(measureMs) }));
+} else {
+  // Driven over IPC by index.mjs, which keeps one process per competitor alive and asks each in turn
+  // for short spans: `{ warmup: ms }`, `{ measure: ms }` (answered with the figures), `{ exit: true }`.
+  process.on('message', (message) => {
+    if (message.exit) process.exit(0);
+    if (message.warmup !== undefined) {
+      warmUp(message.warmup);
+      process.send({ ready: true });
+    } else {
+      process.send({ competitor: competitor.name, suite: suite.name, ...measure(message.measure) });
+    }
+  });
+  process.send({ started: true });
 }
-batchRates.sort((a, b) => a - b);
-
-console.log(
-  JSON.stringify({
-    competitor: competitor.name,
-    suite: suite.name,
-    lookupsPerSecond: batchRates[batchRates.length >> 1],
-    batches: batchRates.length,
-    elapsedMs,
-  }),
-);

@@ -60,8 +60,8 @@ describe('routing outcomes', () => {
     expect((await api.handle({ method: 'GET', url: '/users' })).status).toBe(404);
   });
 
-  it('answers a known path with another method 405 and the exact Allow', async () => {
-    for (const method of ['DELETE', 'PUT', 'PATCH', 'get', 'BREW']) {
+  it('answers a known path with another method (even one named like an inherited key) 405 and the exact Allow', async () => {
+    for (const method of ['DELETE', 'PUT', 'PATCH', 'get', 'BREW', '__proto__', 'constructor', 'toString']) {
       const response = await api.handle({ method, url: '/api/users' });
       expect(response.status).toBe(405);
       expect(response.headers.allow).toBe('GET, HEAD, POST, OPTIONS');

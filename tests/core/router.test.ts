@@ -49,6 +49,16 @@ describe('router', () => {
     expect(router.find('/users/7')?.route.allow).toBe('GET, HEAD, DELETE, OPTIONS');
   });
 
+  it('finds no handler for a method named like an inherited key, and lists only declared methods', () => {
+    const { route } = router.find('/users/7')!;
+    for (const method of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'PUT']) expect(route.handlers[method]).toBeUndefined();
+    expect(route.handlers.DELETE).toBe('removeUser');
+    expect(Object.entries(route.handlers).filter(([, handler]) => handler !== undefined)).toEqual([
+      ['GET', 'readUser'],
+      ['DELETE', 'removeUser'],
+    ]);
+  });
+
   it('percent-decodes params exactly once', () => {
     expect(router.find('/users/a%2Fb')?.params).toEqual({ id: 'a/b' });
     expect(router.find('/users/%2541')?.params).toEqual({ id: '%41' });
