@@ -29,6 +29,8 @@ interface MutableRoute<T> {
   handlers: Partial<Record<string, T>>;
   allow: string;
   buildParams: (values: readonly string[]) => Record<string, string>;
+  /** For a route without params: its one match, frozen, returned by every find. */
+  staticMatch: RouteMatch<T> | undefined;
 }
 
 interface Node<T> {
@@ -84,10 +86,11 @@ export class Router<T> {
     const paramNames = segments.flatMap((segment) => (segment.kind === 'param' ? [segment.name] : []));
     let route = node.route;
     if (route === undefined) {
-      route = { template, paramNames, handlers: Object.create(null) as Partial<Record<string, T>>, allow: '', buildParams: paramsBuilder(paramNames) };
+      route = { template, paramNames, handlers: Object.create(null) as Partial<Record<string, T>>, allow: '', buildParams: paramsBuilder(paramNames), staticMatch: undefined };
       node.route = route;
       this.routes.push(route);
       if (paramNames.length === 0) {
+        route.staticMatch = Object.freeze({ route, params: EMPTY_PARAMS });
         const path = '/' + segments.map((segment) => (segment as { value: string }).value).join('/');
         this.staticRoutes.set(path, route);
         if (path !== '/') this.staticRoutes.set(path + '/', route);
@@ -106,12 +109,12 @@ export class Router<T> {
    */
   find(path: string): RouteMatch<T> | undefined {
     const fixed = this.staticRoutes.get(path);
-    if (fixed !== undefined) return { route: fixed, params: EMPTY_PARAMS };
+    if (fixed !== undefined) return fixed.staticMatch;
     if (path.charCodeAt(0) !== SLASH) return undefined;
     const values: string[] = [];
     const route = path.includes('%') ? walkEscaped(this.root, path, 1, values) : walk(this.root, path, 1, values);
     if (route === undefined) return undefined;
-    return { route, params: values.length === 0 ? EMPTY_PARAMS : route.buildParams(values) };
+    return route.staticMatch ?? { route, params: route.buildParams(values) };
   }
 
   /** Every route, in the order they were first added. */
