@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest, Endpoint } from '../core/endpoint.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { fromNodeRequest, sendNodeResponse } from './node.js';
 
 /**
@@ -68,10 +68,11 @@ export interface ExpressOptions {
  */
 export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMiddleware {
   const fallthrough = options.fallthrough ?? true;
+  const respond = responderOf(api);
   return (req, res, next) => {
-    const request = fromExpressRequest(req);
-    const answer = fallthrough ? api.dispatch(request) : api.handle(request);
-    answer.then((response) => (response === undefined ? next() : sendNodeResponse(res, response)), next);
+    const answer = respond(fromExpressRequest(req), fallthrough);
+    if (answer instanceof Promise) answer.then((response) => sendOrNext(res, next, response), next);
+    else sendOrNext(res, next, answer);
   };
 }
 
@@ -86,6 +87,12 @@ export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptio
   return (req, res, next) => {
     handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendNodeResponse(res, response), next);
   };
+}
+
+/** The API's response, or the next middleware for a path the API does not know. */
+function sendOrNext(res: ServerResponse, next: ExpressNext, response: ApiResponse | undefined): void {
+  if (response === undefined) next();
+  else sendNodeResponse(res, response);
 }
 
 function fromExpressRequest(req: ExpressRequest): ApiRequest {

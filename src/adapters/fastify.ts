@@ -3,7 +3,7 @@
  * nothing is imported from fastify, not even a type.
  */
 import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
-import { createEndpointHandler, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
 import { splitUrl } from '../core/request.js';
 import { readNodeBody, type NodeRequest } from './node.js';
@@ -41,7 +41,7 @@ export interface FastifyReplyLike {
  * @example
  * app.get('/users/:id', handler satisfies FastifyHandler);
  */
-export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<void>;
+export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => void | Promise<void>;
 
 /**
  * The parts of a Fastify instance that the plugin uses.
@@ -92,10 +92,15 @@ export interface FastifyOptions {
  */
 export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin {
   const fallthrough = options.fallthrough ?? true;
+  const respond = responderOf(api);
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
-    const answer: FastifyHandler = async (request, reply) => {
-      sendFastifyReply(reply, await api.handle(fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix)));
+    const answer: FastifyHandler = (request, reply) => {
+      const response = respond(fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix), false) as ApiResponse | Promise<ApiResponse>;
+      // A response that is already there is sent from a synchronous handler, which Fastify does not wait on.
+      if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
+      sendFastifyReply(reply, response);
+      return undefined;
     };
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

@@ -3,7 +3,7 @@
  * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
  */
 import type { ApiRequest, HeaderRecord } from '../core/endpoint.js';
-import type { Api, ApiResponse } from '../core/pipeline.js';
+import { responderOf, type Api, type ApiResponse } from '../core/pipeline.js';
 
 /**
  * Serves an API as a Fetch handler. The request body goes to the API as a stream, read with the
@@ -17,7 +17,12 @@ import type { Api, ApiResponse } from '../core/pipeline.js';
  * export { handle as GET, handle as POST };           // Next.js route handlers
  */
 export function toFetch(api: Api): (request: Request) => Promise<Response> {
-  return async (request) => toFetchResponse(await api.handle(fromFetchRequest(request)));
+  const respond = responderOf(api);
+  return async (request) => {
+    const answer = respond(fromFetchRequest(request), false) as ApiResponse | Promise<ApiResponse>;
+    // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
+    return toFetchResponse(answer instanceof Promise ? await answer : answer);
+  };
 }
 
 /**

@@ -3,7 +3,10 @@
  * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
  */
 import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
-import { createEndpointHandler, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+
+/** What the listener returns for a request it answered at once: one settled promise for all of them. */
+const SENT: Promise<void> = Promise.resolve();
 
 /**
  * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.
@@ -65,9 +68,15 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
 ): (req: Req, res: Res) => Promise<void> {
   const fallback = options.fallback;
   if (fallback === undefined) {
-    // No async function around it: one promise less per request. api.handle never rejects, and
-    // sendNodeResponse answers its own failures.
-    return (req, res) => api.handle(fromNodeRequest(req)).then((response) => sendNodeResponse(res, response));
+    const respond = responderOf(api);
+    // No async function around it: a request whose every step was synchronous is written out in the
+    // same tick, without a promise. The answer never rejects, and sendNodeResponse answers its own failures.
+    return (req, res) => {
+      const answer = respond(fromNodeRequest(req), false) as ApiResponse | Promise<ApiResponse>;
+      if (answer instanceof Promise) return answer.then((response) => sendNodeResponse(res, response));
+      sendNodeResponse(res, answer);
+      return SENT;
+    };
   }
   return async (req, res) => {
     try {

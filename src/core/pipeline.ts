@@ -122,6 +122,29 @@ export interface Api {
   readonly timeout: number | undefined;
 }
 
+/** What an API answers a request with: the response, its promise when a step had to wait, or nothing for a path the API does not know (when asked to pass those on). */
+export type Answer = ApiResponse | undefined | Promise<ApiResponse | undefined>;
+
+/**
+ * Where the adapters of this package find an API's answer without the promise that `handle` and
+ * `dispatch` wrap it in: a request whose every step was synchronous is then written out in the same
+ * tick. `Symbol.for`, so that the ESM and CommonJS builds of restcanon share it.
+ */
+const RESPOND = Symbol.for('restcanon.respond');
+
+/**
+ * The answer function of an API, for adapters: `handle`'s work without its promise, or (for an API
+ * object from elsewhere, such as a wrapper) `handle` and `dispatch` themselves.
+ *
+ * @example
+ * const respond = responderOf(api);
+ * const answer = respond(request, true); // ApiResponse, undefined, or a promise of either
+ */
+export function responderOf(api: Api): (request: ApiRequest, passUnmatched: boolean) => Answer {
+  const respond = (api as Api & { [RESPOND]?: (request: ApiRequest, passUnmatched: boolean) => Answer })[RESPOND];
+  return respond ?? ((request, passUnmatched) => (passUnmatched ? api.dispatch(request) : api.handle(request)));
+}
+
 /**
  * A document about an API that the API serves itself, such as its OpenAPI description. The core
  * knows only this shape, so APIs that serve no document never load the code that builds one.
@@ -173,7 +196,8 @@ export function createApi(options: ApiOptions = {}): Api {
     return error;
   };
 
-  function respond(request: ApiRequest, passUnmatched: boolean): Promise<ApiResponse | undefined> {
+  /** The response, synchronously when every step of the request was; undefined for an unmatched path when `passUnmatched`. */
+  function respond(request: ApiRequest, passUnmatched: boolean): Answer {
     const headers = normalizeHeaders(request.headers);
     const method = request.method;
     let match;
@@ -183,23 +207,21 @@ export function createApi(options: ApiOptions = {}): Api {
       search = target.search;
       match = router.find(target.path);
     } catch (error) {
-      return Promise.resolve(runtime.fail(error, request, headers));
+      return runtime.fail(error, request, headers);
     }
-    if (match === undefined) {
-      return Promise.resolve(passUnmatched ? undefined : runtime.fail(NO_ROUTE, request, headers));
-    }
+    if (match === undefined) return passUnmatched ? undefined : runtime.fail(NO_ROUTE, request, headers);
     let compiled = match.route.handlers[method];
     if (compiled === undefined) {
       if (method === 'HEAD' && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
-      else if (method === 'OPTIONS') return Promise.resolve(optionsResponse(match.route, runtime.settings));
-      else return Promise.resolve(runtime.fail(methodNotAllowed(match.route.allow), request, headers));
+      else if (method === 'OPTIONS') return optionsResponse(match.route, runtime.settings);
+      else return runtime.fail(methodNotAllowed(match.route.allow), request, headers);
     }
     return runtime.run(compiled, match.params, search, headers, request);
   }
 
   const api: Api = {
-    handle: (request) => respond(request, false) as Promise<ApiResponse>,
-    dispatch: (request) => respond(request, true),
+    handle: (request) => Promise.resolve(respond(request, false) as ApiResponse | Promise<ApiResponse>),
+    dispatch: (request) => Promise.resolve(respond(request, true)),
     matches: (url) => {
       try {
         return router.find(splitUrl(url).path) !== undefined;
@@ -217,6 +239,7 @@ export function createApi(options: ApiOptions = {}): Api {
     authorizes: runtime.settings.authorize !== undefined,
     timeout: runtime.settings.timeout,
   };
+  Object.defineProperty(api, RESPOND, { value: respond });
   return api;
 }
 

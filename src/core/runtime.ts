@@ -1,6 +1,6 @@
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, ApiRequest, Endpoint, HeaderRecord } from './endpoint.js';
+import type { AnyContext, ApiRequest, Authorize, Endpoint, HeaderRecord, ResultFilter } from './endpoint.js';
 import {
   BadRequestError,
   ForbiddenError,
@@ -21,7 +21,7 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { parseQuery, single } from './request.js';
-import { invalidInput, validatePart, type PartResult } from './validation.js';
+import { invalidInput, validatePart, type PartSchema } from './validation.js';
 
 /**
  * The steps of one request, from a matched endpoint to a response: negotiation, authentication, the
@@ -39,6 +39,7 @@ export interface Compiled {
   template: string;
   itemTemplate: string | undefined;
   bodyRules: BodyRules | undefined;
+  steps: readonly Step[];
 }
 
 /** What every request of an API reads: its options, checked and with their defaults. */
@@ -59,7 +60,8 @@ interface Settings {
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
 export interface Runtime {
   settings: Settings;
-  run(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse>;
+  /** The response, or its promise when a step had to wait. Never throws, and the promise never rejects. */
+  run(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): ApiResponse | Promise<ApiResponse>;
   fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse;
 }
 
@@ -115,10 +117,11 @@ export function createRuntime(options: ApiOptions): Runtime {
     return { status: httpError.status, headers: responseHeaders, body: head ? undefined : problem, payload };
   }
 
-  function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): Promise<ApiResponse> {
-    // run() answers its own failures, so its promise never rejects.
-    let running = run(compiled, rawParams, search, headers, request, settings, fail);
-    if (settings.timeout !== undefined) running = withTimeout(running, settings.timeout).then(undefined, (error: unknown) => fail(error, request, headers));
+  function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): ApiResponse | Promise<ApiResponse> {
+    const response = run(compiled, rawParams, search, headers, request, settings, fail);
+    if (!(response instanceof Promise)) return request.method === 'HEAD' ? withoutBody(response) : response;
+    // A response that is already there has nothing left to time out.
+    const running = settings.timeout === undefined ? response : withTimeout(response, settings.timeout).then(undefined, (error: unknown) => fail(error, request, headers));
     return request.method === 'HEAD' ? running.then(withoutBody) : running;
   }
 
@@ -171,7 +174,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     };
   }
   const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
-  return { endpoint, template, itemTemplate, bodyRules };
+  return { endpoint, template, itemTemplate, bodyRules, steps: stepsOf(endpoint, bodyRules, settings) };
 }
 
 /** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
@@ -180,11 +183,68 @@ export function optionsResponse(route: Route<Compiled>, settings: Settings): Api
 }
 
 /**
- * Every step of a request. A failure is answered here, in the same function: a throw caught where it
- * happens costs little, while a promise that rejects before anyone awaits it goes through Node's
- * unhandled-rejection bookkeeping (about 1 µs per error answer).
+ * One request on its way through its endpoint's steps: what the steps read, and what each leaves for
+ * the next. A plain object of one shape, so that every step reads it the same way.
  */
-async function run(
+interface Exchange {
+  readonly compiled: Compiled;
+  readonly settings: Settings;
+  /** The request's headers as they came (a validated `ctx.headers` may be another object). */
+  readonly headers: HeaderRecord;
+  /** The params as the router matched them (a validated `ctx.params` may hold numbers). */
+  readonly rawParams: Record<string, string>;
+  readonly ctx: AnyContext;
+  readonly format: Serializer;
+  /** The body's media type, once its Content-Type passed the endpoint's `consumes`. */
+  mediaType: string | undefined;
+  /** Issues of every part validated so far; a list only once there is one. */
+  issues: InputIssue[] | undefined;
+  /** What the handler returned, after the result filters. */
+  result: unknown;
+}
+
+/**
+ * One step of a request. It returns nothing when it finished, and a promise only when it has to
+ * wait: a request whose every step is synchronous (a sync schema and handler, say) is answered
+ * without a single promise, while an async step costs one tick and no more.
+ */
+type Step = (exchange: Exchange) => Promise<unknown> | undefined;
+
+/** The steps of one endpoint, in order, chosen once from what it declares and what the API sets. */
+function stepsOf(endpoint: Endpoint, bodyRules: BodyRules | undefined, settings: Settings): Step[] {
+  const steps: Step[] = [];
+  if (bodyRules !== undefined) steps.push(checkBodyHeaders);
+  if (settings.authenticate !== undefined) steps.push(authenticateCaller);
+  if (bodyRules !== undefined) steps.push(readRequestBody);
+  if (endpoint.params !== undefined) steps.push(validation('params', endpoint.params, 'path'));
+  if (endpoint.query !== undefined) steps.push(validation('query', endpoint.query, 'query'));
+  if (endpoint.headers !== undefined) steps.push(validation('headers', endpoint.headers, 'header'));
+  if (endpoint.body !== undefined) steps.push(requireBody, validation('body', endpoint.body, 'body'));
+  if (steps.length > 0) steps.push(rejectInvalidInput);
+  if (settings.authorize !== undefined) steps.push(authorization(settings.authorize));
+  for (const rule of endpoint.authorize) steps.push(authorization(rule));
+  for (const guard of endpoint.guards) steps.push((exchange) => settled(guard(exchange.ctx), ignore));
+  steps.push(callHandler);
+  for (const filter of endpoint.filters) steps.push(resultFilter(filter));
+  return steps;
+}
+
+/** Runs the steps from `from` on: synchronously, until one returns a promise; then on from where it left off, once it settles. */
+function runSteps(exchange: Exchange, from: number): Promise<unknown> | undefined {
+  const steps = exchange.compiled.steps;
+  for (let index = from; index < steps.length; index++) {
+    const pending = steps[index]!(exchange);
+    if (pending !== undefined) return pending.then(() => runSteps(exchange, index + 1));
+  }
+  return undefined;
+}
+
+/**
+ * Every step of a request, then its answer. A failure, thrown or rejected, is answered here: the
+ * promise of an async step gets its handlers as soon as it exists, so a rejection never goes through
+ * Node's unhandled-rejection bookkeeping (about 1 µs per error answer).
+ */
+function run(
   compiled: Compiled,
   rawParams: Record<string, string>,
   search: string,
@@ -192,81 +252,66 @@ async function run(
   request: ApiRequest,
   settings: Settings,
   fail: Runtime['fail'],
-): Promise<ApiResponse> {
+): ApiResponse | Promise<ApiResponse> {
   try {
-    const { endpoint, bodyRules } = compiled;
-    let format = settings.negotiator.content(single(headers.accept));
-    if (format === undefined) {
-      if (settings.policy.unacceptable === 'reject') {
-        throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
-      }
-      format = json;
-    }
-
-    let mediaType: string | undefined;
-    if (bodyRules !== undefined) {
-      const contentType = single(headers['content-type']);
-      if (contentType !== undefined) mediaType = checkMediaType(contentType, bodyRules);
-      checkContentEncoding(single(headers['content-encoding']), bodyRules);
-      checkContentLength(single(headers['content-length']), bodyRules.limit);
-    }
-
-    const ctx: AnyContext = {
-      params: rawParams,
-      query: search === '' ? Object.create(null) : parseQuery(search),
+    const exchange: Exchange = {
+      compiled,
+      settings,
       headers,
-      body: undefined,
-      principal: undefined,
-      request,
+      rawParams,
+      ctx: { params: rawParams, query: search === '' ? Object.create(null) : parseQuery(search), headers, body: undefined, principal: undefined, request },
+      format: negotiate(settings, headers),
+      mediaType: undefined,
+      issues: undefined,
+      result: undefined,
     };
-
-    if (settings.authenticate !== undefined) {
-      ctx.principal = await authenticate(settings, request, endpoint.public);
-      if (ctx.principal === undefined && !endpoint.public) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
-    }
-
-    if (bodyRules !== undefined) ctx.body = await readRequestBody(request.body, headers, mediaType, bodyRules);
-
-    const issues: InputIssue[] = [];
-    // Each part is awaited only when its schema is async: most are not, and each await costs a tick.
-    if (endpoint.params !== undefined) {
-      const value = validated(endpoint.params, rawParams, 'path', issues);
-      ctx.params = value instanceof Promise ? await value : value;
-    }
-    if (endpoint.query !== undefined) {
-      const value = validated(endpoint.query, ctx.query, 'query', issues);
-      ctx.query = value instanceof Promise ? await value : value;
-    }
-    if (endpoint.headers !== undefined) {
-      const value = validated(endpoint.headers, headers, 'header', issues);
-      ctx.headers = value instanceof Promise ? await value : value;
-    }
-    if (endpoint.body !== undefined) {
-      if (ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
-      const value = validated(endpoint.body, ctx.body, 'body', issues);
-      ctx.body = value instanceof Promise ? await value : value;
-    }
-    // A 400 is an ordinary answer: its stack is never shown, and capturing one costs about 3 µs.
-    if (issues.length > 0) throw withoutStack(() => invalidInput(issues));
-
-    if (!endpoint.public || ctx.principal !== undefined) {
-      if (settings.authorize !== undefined && (await settings.authorize(ctx)) !== true) throw new ForbiddenError();
-      for (const rule of endpoint.authorize) if ((await rule(ctx)) !== true) throw new ForbiddenError();
-    }
-    for (const guard of endpoint.guards) await guard(ctx);
-
-    let result = endpoint.handle(ctx);
-    if (isThenable(result)) result = await result;
-    if (result instanceof Error || isHttpError(result)) throw result;
-    if (endpoint.filters.length > 0) {
-      const report = (error: unknown) => settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(endpoint.operation), request });
-      for (const filter of endpoint.filters) result = await filter(result, ctx, report);
-    }
-
-    return succeed(compiled, result, ctx, rawParams, format, settings);
+    const pending = runSteps(exchange, 0);
+    if (pending === undefined) return succeed(exchange);
+    return pending.then(() => succeed(exchange)).then(undefined, (error: unknown) => fail(error, request, headers));
   } catch (error) {
     return fail(error, request, headers);
   }
+}
+
+/** The format of a successful answer, from `Accept`; a 406 when none fits and the policy says so. */
+function negotiate(settings: Settings, headers: HeaderRecord): Serializer {
+  const format = settings.negotiator.content(single(headers.accept));
+  if (format !== undefined) return format;
+  if (settings.policy.unacceptable === 'reject') {
+    throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
+  }
+  return json;
+}
+
+/**
+ * Calls `next` with a value that may still be coming: at once when it is there, or once it settles,
+ * with the promise of that for {@link runSteps} to wait on.
+ */
+function settled<Value>(value: Value | PromiseLike<Value>, next: (value: Value) => void): Promise<void> | undefined {
+  if (isThenable(value)) return Promise.resolve(value).then(next);
+  next(value as Value);
+  return undefined;
+}
+
+function ignore(): void {}
+
+/** Content-Type, Content-Encoding and Content-Length, checked before anyone reads the body. */
+function checkBodyHeaders(exchange: Exchange): undefined {
+  const { headers } = exchange;
+  const rules = exchange.compiled.bodyRules!;
+  const contentType = single(headers['content-type']);
+  if (contentType !== undefined) exchange.mediaType = checkMediaType(contentType, rules);
+  checkContentEncoding(single(headers['content-encoding']), rules);
+  checkContentLength(single(headers['content-length']), rules.limit);
+  return undefined;
+}
+
+/** The caller, or a 401 on an endpoint that needs one. */
+async function authenticateCaller(exchange: Exchange): Promise<void> {
+  const { settings, ctx } = exchange;
+  const isPublic = exchange.compiled.endpoint.public;
+  ctx.principal = await authenticate(settings, ctx.request, isPublic);
+  if (ctx.principal === undefined && !isPublic) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
 }
 
 async function authenticate(settings: Settings, request: ApiRequest, isPublic: boolean): Promise<unknown> {
@@ -283,34 +328,79 @@ async function authenticate(settings: Settings, request: ApiRequest, isPublic: b
   }
 }
 
-function validated(schema: NonNullable<Endpoint['params']>, value: unknown, location: InputIssue['in'], issues: InputIssue[]): unknown {
-  const result = validatePart(schema, value, location);
-  return result instanceof Promise ? result.then((settled) => take(settled, value, issues)) : take(result, value, issues);
-}
-
-/** The validated value, or the input itself while its issues join the others. */
-function take(result: PartResult, value: unknown, issues: InputIssue[]): unknown {
-  if (result.ok) return result.value;
-  issues.push(...result.issues);
-  return value;
-}
-
-async function readRequestBody(body: unknown, headers: HeaderRecord, mediaType: string | undefined, rules: BodyRules): Promise<unknown> {
-  if (body === undefined || body === null) return undefined;
+async function readRequestBody(exchange: Exchange): Promise<void> {
+  const body = exchange.ctx.request.body;
+  if (body === undefined || body === null) return;
+  const rules = exchange.compiled.bodyRules!;
   if (!isRawBody(body)) {
     // A framework's parsed body gets the same limit as a raw one (measured from below, never a false 413).
     inspectBody(body, rules.maxDepth, rules.limit);
-    return body;
+    exchange.ctx.body = body;
+    return;
   }
   const text = await readBody(body, rules.limit);
-  if (text === '') return undefined;
-  const type = mediaType ?? checkMediaType(single(headers['content-type']), rules);
+  if (text === '') return;
+  const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
   const parsed = parseBodyText(text, type);
   inspectBody(parsed, rules.maxDepth);
-  return parsed;
+  exchange.ctx.body = parsed;
 }
 
-function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams: Record<string, string>, format: Serializer, settings: Settings): ApiResponse {
+function requireBody(exchange: Exchange): undefined {
+  if (exchange.ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
+  return undefined;
+}
+
+/**
+ * Validates one part of the request in place: `ctx[part]` becomes the schema's output, or stays the
+ * input while its issues join those of the other parts, so that one 400 lists them all.
+ */
+function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartSchema, location: InputIssue['in']): Step {
+  return (exchange) =>
+    settled(validatePart(schema, exchange.ctx[part], location), (result) => {
+      if (result.ok) exchange.ctx[part] = result.value;
+      else (exchange.issues ??= []).push(...result.issues);
+    });
+}
+
+function rejectInvalidInput(exchange: Exchange): undefined {
+  // A 400 is an ordinary answer: its stack is never shown, and capturing one costs about 3 µs.
+  if (exchange.issues !== undefined) throw withoutStack(() => invalidInput(exchange.issues!));
+  return undefined;
+}
+
+/** A rule that must say `true` for a caller (anonymous callers of public endpoints are not asked). */
+function authorization(rule: Authorize): Step {
+  return (exchange) => {
+    if (exchange.compiled.endpoint.public && exchange.ctx.principal === undefined) return undefined;
+    return settled(rule(exchange.ctx), allowOrForbid);
+  };
+}
+
+function allowOrForbid(allowed: boolean): void {
+  if (allowed !== true) throw new ForbiddenError();
+}
+
+function callHandler(exchange: Exchange): Promise<void> | undefined {
+  return settled(exchange.compiled.endpoint.handle(exchange.ctx), (result) => {
+    if (result instanceof Error || isHttpError(result)) throw result;
+    exchange.result = result;
+  });
+}
+
+function resultFilter(filter: ResultFilter): Step {
+  return (exchange) => {
+    const { settings, ctx } = exchange;
+    const report = (error: unknown): void =>
+      settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(exchange.compiled.endpoint.operation), request: ctx.request });
+    return settled(filter(exchange.result, ctx, report), (result) => {
+      exchange.result = result;
+    });
+  };
+}
+
+function succeed(exchange: Exchange): ApiResponse {
+  const { compiled, result, ctx, settings } = exchange;
   const { endpoint } = compiled;
   const operation = endpoint.operation;
   const missing = result === undefined || result === null;
@@ -331,14 +421,14 @@ function succeed(compiled: Compiled, result: unknown, ctx: AnyContext, rawParams
     status = settings.policy.decide(operation);
   }
   if (operation === 'create' && !missing) {
-    const location = endpoint.location !== undefined ? endpoint.location(result, ctx) : defaultLocation(compiled, result, rawParams, ctx.request.baseUrl);
+    const location = endpoint.location !== undefined ? endpoint.location(result, ctx) : defaultLocation(compiled, result, exchange.rawParams, ctx.request.baseUrl);
     if (location !== undefined) headers.location = location;
   }
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
-  const payload = format.serialize(body);
-  headers['content-type'] = format.contentType;
+  const payload = exchange.format.serialize(body);
+  headers['content-type'] = exchange.format.contentType;
   return { status, headers, body, payload };
 }
 

@@ -237,3 +237,110 @@ describe('timeout', () => {
     expect(() => createApi({ timeout: -5 })).toThrow(/"timeout" must be a whole number/);
   });
 });
+
+describe('steps that wait and steps that do not', () => {
+  /** A Standard Schema that logs each call and passes its input, or fails it; synchronously or not. */
+  function logged(name: string, log: string[], options: { async?: boolean; fail?: string } = {}) {
+    return {
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: (value: unknown) => {
+          log.push(name);
+          const result = options.fail === undefined ? { value } : { issues: [{ message: options.fail, path: ['page'] }] };
+          return options.async ? Promise.resolve(result) : result;
+        },
+      },
+    };
+  }
+
+  /** A thenable that is not a Promise, as some libraries return. */
+  function thenable<Value>(value: Value) {
+    return { then: (resolve: (settled: Value) => void) => resolve(value) };
+  }
+
+  it('runs every step in order, whichever of them wait', async () => {
+    const log: string[] = [];
+    const api = createApi({
+      authenticate: async () => {
+        log.push('authenticate');
+        return { id: 'u1' };
+      },
+      authorize: () => {
+        log.push('authorize (api)');
+        return thenable(true) as unknown as Promise<boolean>;
+      },
+      endpoints: [
+        endpoint('GET', '/reports/:id', {
+          params: logged('params', log),
+          query: logged('query', log, { async: true }),
+          headers: logged('headers', log),
+          authorize: async () => {
+            log.push('authorize (endpoint)');
+            return true;
+          },
+          handle: () => {
+            log.push('handle');
+            return thenable({ ok: true });
+          },
+        }),
+      ],
+    });
+    const response = await api.handle({ method: 'GET', url: '/reports/7?page=2' });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ok: true });
+    expect(log).toEqual(['authenticate', 'params', 'query', 'headers', 'authorize (api)', 'authorize (endpoint)', 'handle']);
+  });
+
+  it('lists the issues of a part that waited with those of a part that did not, in one 400', async () => {
+    const log: string[] = [];
+    const api = createApi({
+      endpoints: [
+        endpoint('GET', '/reports/:id', {
+          params: { id: z.coerce.number().int() },
+          query: logged('query', log, { async: true, fail: 'bad page' }),
+          handle: () => ({ ok: true }),
+        }),
+      ],
+    });
+    const response = await api.handle({ method: 'GET', url: '/reports/x?page=-1' });
+    expect(response.status).toBe(400);
+    expect((response.body as { errors: unknown }).errors).toEqual([
+      { in: 'path', pointer: '#/id', detail: 'must be a number' },
+      { in: 'query', pointer: '#/page', detail: 'is invalid' },
+    ]);
+  });
+
+  it('answers a rule that says false through a thenable with 403, and one that throws after a step waited with a hidden 500', async () => {
+    const query = logged('query', [], { async: true });
+    const api = createApi({
+      endpoints: [
+        endpoint('GET', '/denied', { query, authorize: () => thenable(false) as unknown as Promise<boolean>, handle: () => ({ ok: true }) }),
+        endpoint('GET', '/broken', {
+          query,
+          authorize: () => {
+            throw new Error(`rule crashed ${SECRET}`);
+          },
+          handle: () => ({ ok: true }),
+        }),
+      ],
+    });
+    expect((await api.handle({ method: 'GET', url: '/denied' })).status).toBe(403);
+    const broken = await api.handle({ method: 'GET', url: '/broken' });
+    expect(broken.status).toBe(500);
+    expect(broken.payload).not.toContain(SECRET);
+  });
+
+  it('handle and dispatch return promises even when no step waited', async () => {
+    const api = createApi({ timeout: 1000, endpoints: [endpoint('GET', '/health', { handle: () => ({ ok: true }) })] });
+    const handled = api.handle({ method: 'GET', url: '/health' });
+    const head = api.handle({ method: 'HEAD', url: '/health' });
+    const unmatched = api.dispatch({ method: 'GET', url: '/nowhere' });
+    expect(handled).toBeInstanceOf(Promise);
+    expect(head).toBeInstanceOf(Promise);
+    expect(unmatched).toBeInstanceOf(Promise);
+    expect(await handled).toMatchObject({ status: 200, payload: '{"ok":true}' });
+    expect(await head).toMatchObject({ status: 200, body: undefined, payload: undefined });
+    expect(await unmatched).toBeUndefined();
+  });
+});
