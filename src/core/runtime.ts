@@ -21,7 +21,7 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { parseQuery, single } from './request.js';
-import { invalidInput, validatePart, type PartSchema } from './validation.js';
+import { invalidInput, validatePart, type PartResult, type PartSchema } from './validation.js';
 
 /**
  * The steps of one request, from a matched endpoint to a response: negotiation, authentication, the
@@ -355,12 +355,21 @@ function requireBody(exchange: Exchange): undefined {
  * Validates one part of the request in place: `ctx[part]` becomes the schema's output, or stays the
  * input while its issues join those of the other parts, so that one 400 lists them all.
  */
-function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartSchema, location: InputIssue['in']): Step {
-  return (exchange) =>
-    settled(validatePart(schema, exchange.ctx[part], location), (result) => {
-      if (result.ok) exchange.ctx[part] = result.value;
-      else (exchange.issues ??= []).push(...result.issues);
-    });
+function validation(part: Part, schema: PartSchema, location: InputIssue['in']): Step {
+  return (exchange) => {
+    const result = validatePart(schema, exchange.ctx[part], location);
+    // No closure unless the schema is async: this runs for every part of every request.
+    if (result instanceof Promise) return result.then((settledResult) => keepPart(exchange, part, settledResult));
+    keepPart(exchange, part, result);
+    return undefined;
+  };
+}
+
+type Part = 'params' | 'query' | 'headers' | 'body';
+
+function keepPart(exchange: Exchange, part: Part, result: PartResult): void {
+  if (result.ok) exchange.ctx[part] = result.value;
+  else (exchange.issues ??= []).push(...result.issues);
 }
 
 function rejectInvalidInput(exchange: Exchange): undefined {
@@ -382,10 +391,15 @@ function allowOrForbid(allowed: boolean): void {
 }
 
 function callHandler(exchange: Exchange): Promise<void> | undefined {
-  return settled(exchange.compiled.endpoint.handle(exchange.ctx), (result) => {
-    if (result instanceof Error || isHttpError(result)) throw result;
-    exchange.result = result;
-  });
+  const result = exchange.compiled.endpoint.handle(exchange.ctx);
+  if (isThenable(result)) return Promise.resolve(result).then((value) => keepResult(exchange, value));
+  keepResult(exchange, result);
+  return undefined;
+}
+
+function keepResult(exchange: Exchange, result: unknown): void {
+  if (result instanceof Error || isHttpError(result)) throw result;
+  exchange.result = result;
 }
 
 function resultFilter(filter: ResultFilter): Step {

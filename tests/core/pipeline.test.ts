@@ -281,7 +281,7 @@ describe('steps that wait and steps that do not', () => {
           },
           handle: () => {
             log.push('handle');
-            return thenable({ ok: true });
+            return thenable({ ok: true }) as unknown as Promise<{ ok: boolean }>;
           },
         }),
       ],
