@@ -220,7 +220,9 @@ function stepsOf(endpoint: Endpoint, bodyRules: BodyRules | undefined, settings:
   if (endpoint.query !== undefined) steps.push(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) steps.push(validation('headers', endpoint.headers, 'header'));
   if (endpoint.body !== undefined) steps.push(requireBody, validation('body', endpoint.body, 'body'));
-  if (steps.length > 0) steps.push(rejectInvalidInput);
+  if (endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || endpoint.body !== undefined) {
+    steps.push(rejectInvalidInput);
+  }
   if (settings.authorize !== undefined) steps.push(authorization(settings.authorize));
   for (const rule of endpoint.authorize) steps.push(authorization(rule));
   for (const guard of endpoint.guards) steps.push((exchange) => settled(guard(exchange.ctx), ignore));
