@@ -77,22 +77,22 @@ const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
  * throw new HttpError(409, { detail: 'An order with this reference exists' });
  */
 export class HttpError extends Error {
+  // Declared, not class fields: the constructor sets every one, and fields would be emitted as code.
   declare readonly [BRAND]: true;
-  readonly status: number;
-  readonly code: ErrorCode;
-  readonly title: string;
-  readonly type: string;
-  readonly detail: string | undefined;
-  readonly expose: boolean;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly errors: readonly InputIssue[] | undefined;
+  declare readonly status: number;
+  declare readonly code: ErrorCode;
+  declare readonly title: string;
+  declare readonly type: string;
+  declare readonly detail: string | undefined;
+  declare readonly expose: boolean;
+  declare readonly headers: Readonly<Record<string, string>>;
+  declare readonly errors: readonly InputIssue[] | undefined;
 
   constructor(status: number, options: HttpErrorOptions = {}) {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${String(status)}: an error is never answered with a success status`);
     }
     super(options.detail ?? statusText(status), options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.status = status;
     this.code = options.code ?? CODE_BY_STATUS[status] ?? `RC_HTTP_${status}`;
     this.title = options.title ?? statusText(status);
@@ -101,6 +101,8 @@ export class HttpError extends Error {
     this.expose = options.expose ?? status < 500;
     this.headers = options.headers ?? {};
     this.errors = options.errors;
+    // Set last, so the own keys come in the order they always had.
+    this.name = new.target.name;
   }
 
   /**

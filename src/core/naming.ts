@@ -242,7 +242,7 @@ function describeFindings(findings: readonly NamingFinding[]): string {
  */
 export class ConventionError extends Error {
   override readonly name = 'ConventionError';
-  readonly findings: readonly NamingFinding[];
+  declare readonly findings: readonly NamingFinding[];
 
   constructor(findings: readonly NamingFinding[]) {
     super(describeFindings(findings));

@@ -185,8 +185,8 @@ export function createApi(options: ApiOptions = {}): Api {
     router.add(definition.method, template, compile(definition, template, runtime.settings));
     routes.push({ method: definition.method, path: template, endpoint: definition });
   }
-  const relativePaths = [...new Set(endpoints.map((definition) => definition.path))];
-  checkNaming(relativePaths, options.naming ?? 'error', options.namingAllow === undefined ? {} : { allow: options.namingAllow });
+  // A path that several methods share is linted once: lintPaths drops repeats.
+  checkNaming(endpoints.map((definition) => definition.path), options.naming ?? 'error', { allow: options.namingAllow });
 
   // One 405 per distinct Allow value: the answer depends on nothing else.
   const notAllowed = new Map<string, MethodNotAllowedError>();

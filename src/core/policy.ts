@@ -79,8 +79,6 @@ export interface StatusPolicy {
 const OUTCOME_BY_ERROR_STATUS: ReadonlyMap<number, Outcome> = new Map(
   ERROR_OUTCOMES.map((outcome) => [DEFAULT_STATUSES[outcome], outcome] as const),
 );
-const SUCCESS_SET: ReadonlySet<string> = new Set(SUCCESS_OUTCOMES);
-const ERROR_SET: ReadonlySet<string> = new Set(ERROR_OUTCOMES);
 
 /**
  * Builds a status policy from the defaults and your overrides. It throws at once for an unknown
@@ -110,8 +108,8 @@ export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): Statu
 }
 
 function checkOverride(key: string, value: unknown): Outcome {
-  const isSuccess = SUCCESS_SET.has(key);
-  if (!isSuccess && !ERROR_SET.has(key)) {
+  const isSuccess = (SUCCESS_OUTCOMES as readonly string[]).includes(key);
+  if (!isSuccess && !(ERROR_OUTCOMES as readonly string[]).includes(key)) {
     throw new TypeError(`createStatusPolicy: unknown outcome "${key}"; use one of ${[...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].join(', ')}`);
   }
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 599) {

@@ -17,13 +17,13 @@ export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'upda
  */
 export type CollectionOperation = (typeof COLLECTION_OPERATIONS)[number];
 
-const ROUTES: Readonly<Record<CollectionOperation, { method: Method; onItem: boolean }>> = {
-  list: { method: 'GET', onItem: false },
-  create: { method: 'POST', onItem: false },
-  read: { method: 'GET', onItem: true },
-  replace: { method: 'PUT', onItem: true },
-  update: { method: 'PATCH', onItem: true },
-  remove: { method: 'DELETE', onItem: true },
+const METHOD_OF: Readonly<Record<CollectionOperation, Method>> = {
+  list: 'GET',
+  create: 'POST',
+  read: 'GET',
+  replace: 'PUT',
+  update: 'PATCH',
+  remove: 'DELETE',
 };
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -227,12 +227,13 @@ function toEndpoint(
 ): Endpoint {
   const { definition } = level;
   const options = typeof declared === 'function' ? { handle: declared } : declared;
-  const route = ROUTES[operation];
+  // list and create work on the collection; the others on one item.
+  const onItem = operation !== 'list' && operation !== 'create';
   const isPublic = options.public ?? (Array.isArray(definition.public) ? definition.public.includes(operation) : definition.public === true);
 
   const params: Record<string, StandardSchema> = {};
   for (const ancestor of ancestors) if (ancestor.definition.id !== undefined) params[ancestor.param] = ancestor.definition.id;
-  if (route.onItem && definition.id !== undefined) params.id = definition.id;
+  if (onItem && definition.id !== undefined) params.id = definition.id;
 
   const authorize: Authorize[] = [];
   for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
@@ -249,8 +250,8 @@ function toEndpoint(
   }
 
   return defineEndpoint({
-    method: route.method,
-    path: route.onItem ? itemPath : path,
+    method: METHOD_OF[operation],
+    path: onItem ? itemPath : path,
     operation: operation as Operation,
     params: Object.keys(params).length > 0 ? params : undefined,
     query: operation === 'list' ? definition.query : undefined,

@@ -225,7 +225,7 @@ function stepsOf(endpoint: Endpoint, bodyRules: BodyRules | undefined, settings:
   }
   if (settings.authorize !== undefined) steps.push(authorization(settings.authorize));
   for (const rule of endpoint.authorize) steps.push(authorization(rule));
-  for (const guard of endpoint.guards) steps.push((exchange) => settled(guard(exchange.ctx), ignore));
+  for (const guard of endpoint.guards) steps.push((exchange) => settled(guard(exchange.ctx), exchange, ignore));
   steps.push(callHandler);
   for (const filter of endpoint.filters) steps.push(resultFilter(filter));
   return steps;
@@ -286,12 +286,13 @@ function negotiate(settings: Settings, headers: HeaderRecord): Serializer {
 }
 
 /**
- * Calls `next` with a value that may still be coming: at once when it is there, or once it settles,
- * with the promise of that for {@link runSteps} to wait on.
+ * Hands a step's value to `next`: at once when it is there, or once it settles, with the promise of
+ * that for {@link runSteps} to wait on. `next` takes the exchange, so that a step that does not wait
+ * allocates no closure.
  */
-function settled<Value>(value: Value | PromiseLike<Value>, next: (value: Value) => void): Promise<void> | undefined {
-  if (isThenable(value)) return Promise.resolve(value).then(next);
-  next(value as Value);
+function settled<Value>(value: Value | PromiseLike<Value>, exchange: Exchange, next: (exchange: Exchange, value: Value) => void): Promise<void> | undefined {
+  if (isThenable(value)) return Promise.resolve(value).then((resolved) => next(exchange, resolved));
+  next(exchange, value as Value);
   return undefined;
 }
 
@@ -309,25 +310,20 @@ function checkBodyHeaders(exchange: Exchange): undefined {
 }
 
 /** The caller, or a 401 on an endpoint that needs one. */
-async function authenticateCaller(exchange: Exchange): Promise<void> {
-  const { settings, ctx } = exchange;
-  const isPublic = exchange.compiled.endpoint.public;
-  ctx.principal = await authenticate(settings, ctx.request, isPublic);
-  if (ctx.principal === undefined && !isPublic) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
-}
-
-async function authenticate(settings: Settings, request: ApiRequest, isPublic: boolean): Promise<unknown> {
+async function authenticateCaller({ settings, ctx, compiled }: Exchange): Promise<void> {
+  const isPublic = compiled.endpoint.public;
   try {
-    return await settings.authenticate!(request);
+    ctx.principal = await settings.authenticate!(ctx.request);
   } catch (error) {
     if (!isHttpError(error) || error.status !== 401) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
-    if (isPublic) return undefined;
+    if (isPublic) return;
     // An UnauthorizedError built without a challenge of its own gets the API's configured one.
     const challenge = error.headers['www-authenticate'];
     if (challenge !== undefined && challenge !== DEFAULT_CHALLENGE) throw error;
     throw new UnauthorizedError(error.detail, { challenge: settings.challenge, code: error.code });
   }
+  if (ctx.principal === undefined && !isPublic) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
 }
 
 async function readRequestBody(exchange: Exchange): Promise<void> {
@@ -357,21 +353,12 @@ function requireBody(exchange: Exchange): undefined {
  * Validates one part of the request in place: `ctx[part]` becomes the schema's output, or stays the
  * input while its issues join those of the other parts, so that one 400 lists them all.
  */
-function validation(part: Part, schema: PartSchema, location: InputIssue['in']): Step {
-  return (exchange) => {
-    const result = validatePart(schema, exchange.ctx[part], location);
-    // No closure unless the schema is async: this runs for every part of every request.
-    if (result instanceof Promise) return result.then((settledResult) => keepPart(exchange, part, settledResult));
-    keepPart(exchange, part, result);
-    return undefined;
+function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartSchema, location: InputIssue['in']): Step {
+  const keep = (exchange: Exchange, result: PartResult): void => {
+    if (result.ok) exchange.ctx[part] = result.value;
+    else (exchange.issues ??= []).push(...result.issues);
   };
-}
-
-type Part = 'params' | 'query' | 'headers' | 'body';
-
-function keepPart(exchange: Exchange, part: Part, result: PartResult): void {
-  if (result.ok) exchange.ctx[part] = result.value;
-  else (exchange.issues ??= []).push(...result.issues);
+  return (exchange) => settled(validatePart(schema, exchange.ctx[part], location), exchange, keep);
 }
 
 function rejectInvalidInput(exchange: Exchange): undefined {
@@ -384,19 +371,20 @@ function rejectInvalidInput(exchange: Exchange): undefined {
 function authorization(rule: Authorize): Step {
   return (exchange) => {
     if (exchange.compiled.endpoint.public && exchange.ctx.principal === undefined) return undefined;
-    return settled(rule(exchange.ctx), allowOrForbid);
+    return settled(rule(exchange.ctx), exchange, allowOrForbid);
   };
 }
 
-function allowOrForbid(allowed: boolean): void {
+function allowOrForbid(_exchange: Exchange, allowed: boolean): void {
   if (allowed !== true) throw new ForbiddenError();
 }
 
+function keepFiltered(exchange: Exchange, result: unknown): void {
+  exchange.result = result;
+}
+
 function callHandler(exchange: Exchange): Promise<void> | undefined {
-  const result = exchange.compiled.endpoint.handle(exchange.ctx);
-  if (isThenable(result)) return Promise.resolve(result).then((value) => keepResult(exchange, value));
-  keepResult(exchange, result);
-  return undefined;
+  return settled(exchange.compiled.endpoint.handle(exchange.ctx), exchange, keepResult);
 }
 
 function keepResult(exchange: Exchange, result: unknown): void {
@@ -409,9 +397,7 @@ function resultFilter(filter: ResultFilter): Step {
     const { settings, ctx } = exchange;
     const report = (error: unknown): void =>
       settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(exchange.compiled.endpoint.operation), request: ctx.request });
-    return settled(filter(exchange.result, ctx, report), (result) => {
-      exchange.result = result;
-    });
+    return settled(filter(exchange.result, ctx, report), exchange, keepFiltered);
   };
 }
 
