@@ -104,36 +104,43 @@ function restcanonExpress(express, label) {
   };
 }
 
+/**
+ * The hand-written `node:http` listener: what restcanon/node does for this route, by hand.
+ * @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res
+ */
+function handWrittenListener(req, res) {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!path.startsWith('/users/') || path.indexOf('/', 7) !== -1 || path.length === 7) {
+    res.writeHead(404, { 'content-type': PROBLEM_TYPE, 'content-length': Buffer.byteLength(NOT_FOUND) }).end(NOT_FOUND);
+    return;
+  }
+  if (req.method !== 'GET') {
+    res.writeHead(405, { allow: 'GET, HEAD, OPTIONS' }).end();
+    return;
+  }
+  const raw = path.slice(7);
+  const found = findUser(raw.includes('%') ? decodeURIComponent(raw) : raw);
+  if ('user' in found) {
+    const payload = JSON.stringify(found.user);
+    res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload) }).end(payload);
+  } else {
+    res.writeHead(found.status, { 'content-type': PROBLEM_TYPE, 'content-length': Buffer.byteLength(found.payload) }).end(found.payload);
+  }
+}
+
 /** @type {ServerDefinition[]} */
 export const SERVERS = [
   {
     name: 'node:http',
     description: 'node:http: a hand-written listener: split the URL, match /users/:id, the same zod safeParse, JSON.stringify, writeHead with Content-Length',
-    async listen() {
-      return listening(
-        createServer((req, res) => {
-          const url = req.url ?? '/';
-          const query = url.indexOf('?');
-          const path = query === -1 ? url : url.slice(0, query);
-          if (!path.startsWith('/users/') || path.indexOf('/', 7) !== -1 || path.length === 7) {
-            res.writeHead(404, { 'content-type': PROBLEM_TYPE, 'content-length': Buffer.byteLength(NOT_FOUND) }).end(NOT_FOUND);
-            return;
-          }
-          if (req.method !== 'GET') {
-            res.writeHead(405, { allow: 'GET, HEAD, OPTIONS' }).end();
-            return;
-          }
-          const raw = path.slice(7);
-          const found = findUser(raw.includes('%') ? decodeURIComponent(raw) : raw);
-          if ('user' in found) {
-            const payload = JSON.stringify(found.user);
-            res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload) }).end(payload);
-          } else {
-            res.writeHead(found.status, { 'content-type': PROBLEM_TYPE, 'content-length': Buffer.byteLength(found.payload) }).end(found.payload);
-          }
-        }),
-      );
-    },
+    listen: () => listening(createServer(handWrittenListener)),
+  },
+  {
+    name: 'node:http (answer in a microtask)',
+    description: 'node:http (answer in a microtask): the same listener, called through queueMicrotask; in no pair, for bench/http/ab.mjs',
+    listen: () => listening(createServer((req, res) => queueMicrotask(() => handWrittenListener(req, res)))),
   },
   {
     name: 'restcanon/node',
@@ -157,6 +164,15 @@ export const SERVERS = [
           scope.get('/users/:id', { schema: { response: { 200: USER_JSON_SCHEMA } } }, nativeFastifyUser);
         }),
       ),
+  },
+  {
+    name: 'fastify (root, one plugin)',
+    description: "fastify (root, one plugin): the root route of `fastify`, in an application that also registers one empty plugin; in no pair, for bench/http/ab.mjs",
+    listen: () =>
+      listenFastify(async (app) => {
+        await app.register(async () => {});
+        app.get('/users/:id', { schema: { response: { 200: USER_JSON_SCHEMA } } }, nativeFastifyUser);
+      }),
   },
   {
     name: 'restcanon/fastify',
