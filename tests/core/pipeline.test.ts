@@ -288,7 +288,8 @@ describe('steps that wait and steps that do not', () => {
     });
     const response = await api.handle({ method: 'GET', url: '/reports/7?page=2' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ok: true });
+    expect(response.headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
+    expect(response.payload).toBe('{"ok":true}');
     expect(log).toEqual(['authenticate', 'params', 'query', 'headers', 'authorize (api)', 'authorize (endpoint)', 'handle']);
   });
 
@@ -325,9 +326,14 @@ describe('steps that wait and steps that do not', () => {
         }),
       ],
     });
-    expect((await api.handle({ method: 'GET', url: '/denied' })).status).toBe(403);
+    const denied = await api.handle({ method: 'GET', url: '/denied' });
+    expect(denied.status).toBe(403);
+    expect(denied.headers).toEqual({ 'content-type': PROBLEM_JSON });
+    expect(denied.body).toMatchObject({ title: 'Forbidden', status: 403, code: 'RC_FORBIDDEN' });
     const broken = await api.handle({ method: 'GET', url: '/broken' });
     expect(broken.status).toBe(500);
+    expect(broken.headers).toEqual({ 'content-type': PROBLEM_JSON });
+    expect(broken.body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, code: 'RC_INTERNAL', instance: expect.stringMatching(/^urn:uuid:/) });
     expect(broken.payload).not.toContain(SECRET);
   });
 
