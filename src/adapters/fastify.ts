@@ -96,7 +96,7 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const answer: FastifyHandler = (request, reply) => {
-      const response = respond(fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix), false) as ApiResponse | Promise<ApiResponse>;
+      const response = respond(fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix), false);
       // A response that is already there is sent from a synchronous handler, which Fastify does not wait on.
       if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
       sendFastifyReply(reply, response);

@@ -72,7 +72,7 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
     // No async function around it: a request whose every step was synchronous is written out in the
     // same tick, without a promise. The answer never rejects, and sendNodeResponse answers its own failures.
     return (req, res) => {
-      const answer = respond(fromNodeRequest(req), false) as ApiResponse | Promise<ApiResponse>;
+      const answer = respond(fromNodeRequest(req), false);
       if (answer instanceof Promise) return answer.then((response) => sendNodeResponse(res, response));
       sendNodeResponse(res, answer);
       return SENT;

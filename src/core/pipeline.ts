@@ -140,9 +140,15 @@ const RESPOND = Symbol.for('restcanon.respond');
  * const respond = responderOf(api);
  * const answer = respond(request, true); // ApiResponse, undefined, or a promise of either
  */
-export function responderOf(api: Api): (request: ApiRequest, passUnmatched: boolean) => Answer {
-  const respond = (api as Api & { [RESPOND]?: (request: ApiRequest, passUnmatched: boolean) => Answer })[RESPOND];
-  return respond ?? ((request, passUnmatched) => (passUnmatched ? api.dispatch(request) : api.handle(request)));
+export function responderOf(api: Api): Responder {
+  const respond = (api as Api & { [RESPOND]?: Responder })[RESPOND];
+  return respond ?? (((request: ApiRequest, passUnmatched: boolean) => (passUnmatched ? api.dispatch(request) : api.handle(request))) as Responder);
+}
+
+/** An API's answer function: without `passUnmatched`, every path gets a response. */
+export interface Responder {
+  (request: ApiRequest, passUnmatched: false): ApiResponse | Promise<ApiResponse>;
+  (request: ApiRequest, passUnmatched: boolean): Answer;
 }
 
 /**
@@ -219,9 +225,11 @@ export function createApi(options: ApiOptions = {}): Api {
     return runtime.run(compiled, match.params, search, headers, request);
   }
 
+  // Only a path that matched nothing answers undefined, and only when asked to pass it on.
+  const respondTo = respond as Responder;
   const api: Api = {
-    handle: (request) => Promise.resolve(respond(request, false) as ApiResponse | Promise<ApiResponse>),
-    dispatch: (request) => Promise.resolve(respond(request, true)),
+    handle: (request) => Promise.resolve(respondTo(request, false)),
+    dispatch: (request) => Promise.resolve(respondTo(request, true)),
     matches: (url) => {
       try {
         return router.find(splitUrl(url).path) !== undefined;
@@ -239,7 +247,7 @@ export function createApi(options: ApiOptions = {}): Api {
     authorizes: runtime.settings.authorize !== undefined,
     timeout: runtime.settings.timeout,
   };
-  Object.defineProperty(api, RESPOND, { value: respond });
+  Object.defineProperty(api, RESPOND, { value: respondTo });
   return api;
 }
 
