@@ -70,7 +70,7 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMiddle
   const fallthrough = options.fallthrough ?? true;
   const respond = responderOf(api);
   return (req, res, next) => {
-    const answer = respond(fromExpressRequest(req), fallthrough);
+    const answer = respond(fromExpressRequest(req), fallthrough, true);
     if (answer instanceof Promise) answer.then((response) => sendOrNext(res, next, response), next);
     else sendOrNext(res, next, answer);
   };

@@ -19,7 +19,7 @@ import { responderOf, type Api, type ApiResponse } from '../core/pipeline.js';
 export function toFetch(api: Api): (request: Request) => Promise<Response> {
   const respond = responderOf(api);
   return async (request) => {
-    const answer = respond(fromFetchRequest(request), false);
+    const answer = respond(fromFetchRequest(request), false, true);
     // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
     return toFetchResponse(answer instanceof Promise ? await answer : answer);
   };

@@ -17,6 +17,7 @@ const SENT: Promise<void> = Promise.resolve();
 export interface NodeRequest {
   method?: string | undefined;
   url?: string | undefined;
+  /** Header names in lower case, as `node:http` gives them: the adapter does not lower them again. */
   headers: HeaderRecord;
   /** Whether the whole body has arrived. */
   readonly complete: boolean;
@@ -72,9 +73,9 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
     // No async function around it: a request whose every step was synchronous is written out in the
     // same tick, without a promise. The answer never rejects, and sendNodeResponse answers its own failures.
     return (req, res) => {
-      const answer = respond(fromNodeRequest(req), false);
-      if (answer instanceof Promise) return answer.then((response) => sendNodeResponse(res, response));
-      sendNodeResponse(res, answer);
+      const answer = respond(fromNodeRequest(req), false, true);
+      if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers));
+      writeNodeResponse(res, answer, answer.headers);
       return SENT;
     };
   }
@@ -166,15 +167,20 @@ class NodeBody implements AsyncIterable<unknown> {
  * sendNodeResponse(res, await api.handle(fromNodeRequest(req)));
  */
 export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void {
+  // Not `{ ...headers, 'content-length': n }`: on Node 20 (V8 11.3) a spread followed by a new key
+  // costs about 0.7 µs, a copy then an assignment about 0.05 µs.
+  writeNodeResponse(res, response, response.payload === undefined ? response.headers : Object.assign({}, response.headers));
+}
+
+/**
+ * {@link sendNodeResponse} with headers it may add `Content-Length` to. The listener passes the
+ * response's own: the core builds every response it answers with a new headers object, and nobody
+ * else sees that response.
+ */
+function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   const { payload } = response;
-  let headers = response.headers;
-  if (payload !== undefined) {
-    // Not `{ ...headers, 'content-length': n }`: on Node 20 (V8 11.3) a spread followed by a new key
-    // costs about 0.7 µs, a copy then an assignment about 0.05 µs.
-    headers = Object.assign({}, response.headers);
-    headers['content-length'] = String(byteLength(payload));
-  }
+  if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
   try {
     res.writeHead(response.status, headers);
     res.end(payload);

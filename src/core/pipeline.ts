@@ -134,7 +134,8 @@ const RESPOND = Symbol.for('restcanon.respond');
 
 /**
  * The answer function of an API, for adapters: `handle`'s work without its promise, or (for an API
- * object from elsewhere, such as a wrapper) `handle` and `dispatch` themselves.
+ * object from elsewhere, such as a wrapper) `handle` and `dispatch` themselves. Every response it
+ * gives is the adapter's own, headers included: an adapter may add to them (`Content-Length`, say).
  *
  * @example
  * const respond = responderOf(api);
@@ -142,13 +143,23 @@ const RESPOND = Symbol.for('restcanon.respond');
  */
 export function responderOf(api: Api): Responder {
   const respond = (api as Api & { [RESPOND]?: Responder })[RESPOND];
-  return respond ?? (((request: ApiRequest, passUnmatched: boolean) => (passUnmatched ? api.dispatch(request) : api.handle(request))) as Responder);
+  if (respond !== undefined) return respond;
+  // A wrapper may answer with a response it keeps (a cache, say): the adapter gets a copy.
+  return ((request: ApiRequest, passUnmatched: boolean) => (passUnmatched ? api.dispatch(request) : api.handle(request)).then(copyResponse)) as Responder;
 }
 
-/** An API's answer function: without `passUnmatched`, every path gets a response. */
+function copyResponse(response: ApiResponse | undefined): ApiResponse | undefined {
+  return response === undefined ? undefined : { ...response, headers: { ...response.headers } };
+}
+
+/**
+ * An API's answer function: without `passUnmatched`, every path gets a response. An adapter whose
+ * host gives header names in lower case (`node:http`, and the Fetch `Headers` it copies) says so with
+ * `lowerCaseHeaders`, and the core does not check every name again.
+ */
 export interface Responder {
-  (request: ApiRequest, passUnmatched: false): ApiResponse | Promise<ApiResponse>;
-  (request: ApiRequest, passUnmatched: boolean): Answer;
+  (request: ApiRequest, passUnmatched: false, lowerCaseHeaders?: boolean): ApiResponse | Promise<ApiResponse>;
+  (request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders?: boolean): Answer;
 }
 
 /**
@@ -202,9 +213,12 @@ export function createApi(options: ApiOptions = {}): Api {
     return error;
   };
 
-  /** The response, synchronously when every step of the request was; undefined for an unmatched path when `passUnmatched`. */
-  function respond(request: ApiRequest, passUnmatched: boolean): Answer {
-    const headers = normalizeHeaders(request.headers);
+  /**
+   * The response, synchronously when every step of the request was; undefined for an unmatched path
+   * when `passUnmatched`. Every response is built for the request, with a headers object of its own.
+   */
+  function respond(request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders = false): Answer {
+    const headers = lowerCaseHeaders && request.headers !== undefined ? request.headers : normalizeHeaders(request.headers);
     const method = request.method;
     let match;
     let search;

@@ -63,6 +63,11 @@ export class Router<T> {
   /** Fully static paths, with and without a trailing slash: one map lookup, no walk. */
   private readonly staticRoutes = new Map<string, MutableRoute<T>>();
   private readonly routes: MutableRoute<T>[] = [];
+  /**
+   * Where a walk writes the values it captures, one slot per param depth. `find` runs synchronously
+   * and calls no user code, so one array serves every lookup, and a request allocates none.
+   */
+  private readonly values: string[] = [];
 
   /** Adds a handler for a method and template. The same method and template twice throws. */
   add(method: string, template: string, handler: T): void {
@@ -84,6 +89,7 @@ export class Router<T> {
       }
     }
     const paramNames = segments.flatMap((segment) => (segment.kind === 'param' ? [segment.name] : []));
+    while (this.values.length < paramNames.length) this.values.push('');
     let route = node.route;
     if (route === undefined) {
       route = { template, paramNames, handlers: Object.create(null) as Partial<Record<string, T>>, allow: '', buildParams: paramsBuilder(paramNames), staticMatch: undefined };
@@ -111,9 +117,10 @@ export class Router<T> {
     const fixed = this.staticRoutes.get(path);
     if (fixed !== undefined) return fixed.staticMatch;
     if (path.charCodeAt(0) !== SLASH) return undefined;
-    const values: string[] = [];
-    const route = path.includes('%') ? walkEscaped(this.root, path, 1, values) : walk(this.root, path, 1, values);
+    const values = this.values;
+    const route = path.includes('%') ? walkEscaped(this.root, path, 1, values, 0) : walk(this.root, path, 1, values, 0);
     if (route === undefined) return undefined;
+    // A branch that dead-ended may have written slots too, but the path that found the route wrote its own last.
     return route.staticMatch ?? { route, params: route.buildParams(values) };
   }
 
@@ -134,7 +141,7 @@ export function createRouter<T>(): Router<T> {
 }
 
 /** The common case: no escapes, so segments are compared where they sit in the path. */
-function walk<T>(node: Node<T>, path: string, start: number, values: string[]): MutableRoute<T> | undefined {
+function walk<T>(node: Node<T>, path: string, start: number, values: string[], depth: number): MutableRoute<T> | undefined {
   if (start >= path.length) return node.route;
   let end = path.indexOf('/', start);
   if (end === -1) end = path.length;
@@ -143,22 +150,21 @@ function walk<T>(node: Node<T>, path: string, start: number, values: string[]): 
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     if (key.length === length && path.startsWith(key, start)) {
-      const found = walk(node.staticNodes[index]!, path, end + 1, values);
+      const found = walk(node.staticNodes[index]!, path, end + 1, values, depth);
       if (found !== undefined) return found;
       break;
     }
   }
   if (node.param !== undefined && length > 0) {
-    values.push(path.slice(start, end));
-    const found = walk(node.param, path, end + 1, values);
+    values[depth] = path.slice(start, end);
+    const found = walk(node.param, path, end + 1, values, depth + 1);
     if (found !== undefined) return found;
-    values.pop();
   }
   return undefined;
 }
 
 /** A path with `%`: each segment is decoded exactly once, before it is compared or captured. */
-function walkEscaped<T>(node: Node<T>, path: string, start: number, values: string[]): MutableRoute<T> | undefined {
+function walkEscaped<T>(node: Node<T>, path: string, start: number, values: string[], depth: number): MutableRoute<T> | undefined {
   if (start >= path.length) return node.route;
   let end = path.indexOf('/', start);
   if (end === -1) end = path.length;
@@ -166,14 +172,13 @@ function walkEscaped<T>(node: Node<T>, path: string, start: number, values: stri
   const segment = raw.includes('%') ? decodeSegment(raw) : raw;
   const index = node.staticKeys.indexOf(segment);
   if (index !== -1) {
-    const found = walkEscaped(node.staticNodes[index]!, path, end + 1, values);
+    const found = walkEscaped(node.staticNodes[index]!, path, end + 1, values, depth);
     if (found !== undefined) return found;
   }
   if (node.param !== undefined && segment !== '') {
-    values.push(segment);
-    const found = walkEscaped(node.param, path, end + 1, values);
+    values[depth] = segment;
+    const found = walkEscaped(node.param, path, end + 1, values, depth + 1);
     if (found !== undefined) return found;
-    values.pop();
   }
   return undefined;
 }

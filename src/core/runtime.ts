@@ -20,8 +20,8 @@ import { buildPath, joinPaths } from './path.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
-import { parseQuery, single } from './request.js';
-import { invalidInput, validatePart, type PartResult, type PartSchema } from './validation.js';
+import { emptyQuery, parseQuery, single } from './request.js';
+import { invalidInput, partValidator, type PartResult, type PartSchema } from './validation.js';
 
 /**
  * The steps of one request, from a matched endpoint to a response: negotiation, authentication, the
@@ -261,7 +261,7 @@ function run(
       settings,
       headers,
       rawParams,
-      ctx: { params: rawParams, query: search === '' ? Object.create(null) : parseQuery(search), headers, body: undefined, principal: undefined, request },
+      ctx: { params: rawParams, query: search === '' ? emptyQuery() : parseQuery(search), headers, body: undefined, principal: undefined, request },
       format: negotiate(settings, headers),
       mediaType: undefined,
       issues: undefined,
@@ -358,7 +358,8 @@ function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartS
     if (result.ok) exchange.ctx[part] = result.value;
     else (exchange.issues ??= []).push(...result.issues);
   };
-  return (exchange) => settled(validatePart(schema, exchange.ctx[part], location), exchange, keep);
+  const validate = partValidator(schema, location);
+  return (exchange) => settled(validate(exchange.ctx[part]), exchange, keep);
 }
 
 function rejectInvalidInput(exchange: Exchange): undefined {

@@ -32,31 +32,56 @@ export type PartResult = { ok: true; value: unknown } | { ok: false; issues: Inp
  * // { ok: false, issues: [{ in: 'body', pointer: '#/name', detail: 'must be a string' }] }
  */
 export function validatePart(schema: PartSchema, value: unknown, location: IssueLocation): PartResult | Promise<PartResult> {
-  if (isStandardSchema(schema)) {
-    const outcome = runSchema(schema, value, [], location);
-    return outcome instanceof Promise ? outcome.then(toResult) : toResult(outcome);
-  }
-  const input = (value ?? {}) as Record<string, unknown>;
-  const keys = Object.keys(schema);
-  const outcomes: (SchemaOutcome | Promise<SchemaOutcome>)[] = [];
-  let pending = false;
-  for (const key of keys) {
-    const outcome = runSchema(schema[key]!, input[key], [key], location);
-    if (outcome instanceof Promise) pending = true;
-    outcomes.push(outcome);
-  }
-  return pending ? Promise.all(outcomes).then((settled) => combine(keys, input, settled)) : combine(keys, input, outcomes as SchemaOutcome[]);
+  return partValidator(schema, location)(value);
 }
 
-/** The outcomes of one schema per key, in the order of the keys, as one result. */
-function combine(keys: readonly string[], input: Record<string, unknown>, outcomes: readonly SchemaOutcome[]): PartResult {
-  const fields = Object.assign({}, input);
-  let issues: InputIssue[] | undefined;
-  for (let index = 0; index < keys.length; index++) {
-    const outcome = outcomes[index]!;
-    fields[keys[index]!] = outcome.value;
-    if (outcome.issues.length > 0) (issues ??= []).push(...outcome.issues);
+/**
+ * {@link validatePart} for one schema and location, prepared once: an endpoint runs this on every
+ * request, and a valid part then costs the schemas' own work and one copy of the part, no more.
+ *
+ * @example
+ * const validateParams = partValidator({ id: z.coerce.number() }, 'path');
+ * validateParams({ id: '7' }); // { ok: true, value: { id: 7 } }
+ */
+export function partValidator(schema: PartSchema, location: IssueLocation): (value: unknown) => PartResult | Promise<PartResult> {
+  if (isStandardSchema(schema)) {
+    return (value) => {
+      const outcome = runSchema(schema, value, NONE, location);
+      return outcome instanceof Promise ? outcome.then(toResult) : toResult(outcome);
+    };
   }
+  const keys = Object.keys(schema);
+  const schemas = keys.map((key) => schema[key]!);
+  const prefixes = keys.map((key) => [key]);
+  return (value) => {
+    const input = (value ?? {}) as Record<string, unknown>;
+    const fields = Object.assign({}, input);
+    let issues: InputIssue[] | undefined;
+    // Outcomes are taken in key order: once one has to wait, it and every later one wait together.
+    let waiting: (SchemaOutcome | Promise<SchemaOutcome>)[] | undefined;
+    for (let index = 0; index < keys.length; index++) {
+      const outcome = runSchema(schemas[index]!, input[keys[index]!], prefixes[index]!, location);
+      if (waiting === undefined && !(outcome instanceof Promise)) issues = take(fields, keys[index]!, outcome, issues);
+      else (waiting ??= []).push(outcome);
+    }
+    if (waiting === undefined) return resultOf(fields, issues);
+    const from = keys.length - waiting.length;
+    return Promise.all(waiting).then((outcomes) => {
+      for (let index = 0; index < outcomes.length; index++) issues = take(fields, keys[from + index]!, outcomes[index]!, issues);
+      return resultOf(fields, issues);
+    });
+  };
+}
+
+/** Puts one key's outcome into the part: its value into the fields, its issues after those found before. */
+function take(fields: Record<string, unknown>, key: string, outcome: SchemaOutcome, issues: InputIssue[] | undefined): InputIssue[] | undefined {
+  fields[key] = outcome.value;
+  if (outcome.issues.length === 0) return issues;
+  (issues ??= []).push(...outcome.issues);
+  return issues;
+}
+
+function resultOf(fields: Record<string, unknown>, issues: InputIssue[] | undefined): PartResult {
   return issues === undefined ? { ok: true, value: fields } : { ok: false, issues };
 }
 
@@ -103,11 +128,14 @@ function broken(value: unknown, prefix: readonly PropertyKey[], location: IssueL
   return { value, issues: normalize([{ path: prefix, detail: 'could not be validated' }], location) };
 }
 
-/** The issues of a valid value: one shared empty list, frozen so that a push would throw rather than leak into other requests. */
-const NO_ISSUES = Object.freeze([]) as unknown as InputIssue[];
+/**
+ * One shared empty list, frozen so that a push would throw rather than leak into other requests: the
+ * issues of a valid value, and the path before a whole-part schema's own issue paths.
+ */
+const NONE = Object.freeze([]) as never[];
 
 function settle(result: StandardResult<unknown>, value: unknown, prefix: readonly PropertyKey[], location: IssueLocation): SchemaOutcome {
-  if (result.issues === undefined) return { value: result.value, issues: NO_ISSUES };
+  if (result.issues === undefined) return { value: result.value, issues: NONE };
   const reported = result.issues;
   const found: LocatedIssue[] = [];
   if (!Array.isArray(reported) || reported.length === 0) found.push({ path: prefix, detail: 'is invalid' });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeHeaders, parseQuery, single, splitUrl } from '../../src/core/request.js';
+import { emptyQuery, normalizeHeaders, parseQuery, single, splitUrl } from '../../src/core/request.js';
 
 describe('splitUrl', () => {
   it.each([
@@ -50,11 +50,24 @@ describe('parseQuery', () => {
     expect({ ...parseQuery(splitUrl('/users??x=1').search) }).toEqual({ '?x': '1' });
   });
 
-  it('gives a repeated key as an array, in a record without a prototype', () => {
+  it('gives a repeated key as an array, in a record that inherits nothing', () => {
     const query = parseQuery('tag=a&tag=b&page=2&__proto__=x&constructor=y');
-    expect(Object.getPrototypeOf(query)).toBeNull();
+    for (const name of ['toString', 'hasOwnProperty', 'valueOf']) expect(name in query).toBe(false);
+    expect(Object.isFrozen(Object.getPrototypeOf(query))).toBe(true);
     expect({ ...query }).toEqual({ tag: ['a', 'b'], page: '2', ['__proto__']: 'x', constructor: 'y' });
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('gives each request an empty record of its own, whose shared prototype nobody can change', () => {
+    const first = emptyQuery();
+    const second = emptyQuery();
+    expect('toString' in first).toBe(false);
+    first.page = '2';
+    expect(second.page).toBeUndefined();
+    expect(() => {
+      (Object.getPrototypeOf(first) as Record<string, string>).page = '3';
+    }).toThrow(TypeError);
+    expect(second.page).toBeUndefined();
   });
 });
 

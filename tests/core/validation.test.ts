@@ -339,6 +339,16 @@ describe('validatePart: more issue kinds, the same from every library', () => {
   it('one schema per path param: the output keeps the other params', async () => {
     expect(await validatePart({ id: z.coerce.number() }, { id: '7', slug: 'a' }, 'path')).toEqual({ ok: true, value: { id: 7, slug: 'a' } });
   });
+
+  it('schemas per path param that wait and ones that do not keep the template order, values and issues alike', async () => {
+    const later = z.string().refine(async (value) => value !== 'taken');
+    const schema = { a: z.coerce.number(), b: later, c: z.coerce.number(), d: later };
+    expect(await validatePart(schema, { a: 'x', b: 'taken', c: 'y', d: 'taken' }, 'path')).toEqual({
+      ok: false,
+      issues: [path('#/a', 'must be a number'), path('#/b', 'is invalid'), path('#/c', 'must be a number'), path('#/d', 'is invalid')],
+    });
+    expect(await validatePart(schema, { a: '1', b: 'free', c: '2', d: 'open', e: 'kept' }, 'path')).toEqual({ ok: true, value: { a: 1, b: 'free', c: 2, d: 'open', e: 'kept' } });
+  });
 });
 
 describe('async and failing validators', () => {

@@ -228,6 +228,12 @@ function checkCall(call: HandlerCall): string[] {
     if (caller === undefined || !['alice', 'bob', 'admin'].includes(caller.name)) problems.push(`a protected handler ran for ${JSON.stringify(caller)}`);
     else if (call.endpoint.includes('/orders') && !caller.admin && caller.userId !== call.params.userId) problems.push(`${caller.name} reached the orders of user ${String(call.params.userId)}`);
   }
-  if (typeof call.query !== 'object' || call.query === null || Object.getPrototypeOf(call.query) !== null) problems.push('the query is not a record without a prototype');
+  if (typeof call.query !== 'object' || call.query === null || !inheritsNothing(call.query)) problems.push('the query is not a record that inherits nothing');
   return problems;
+}
+
+/** No prototype, or an empty one that has none: nothing for a key such as `toString` to fall back on. */
+function inheritsNothing(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === null || (Reflect.ownKeys(prototype).length === 0 && Object.getPrototypeOf(prototype) === null);
 }
