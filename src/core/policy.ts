@@ -103,6 +103,10 @@ export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): Statu
     if (value === undefined) continue;
     statuses[checkOverride(key, value)] = value as number;
   }
+  return policyOf(statuses, unacceptable);
+}
+
+function policyOf(statuses: Record<Outcome, number>, unacceptable: UnacceptablePolicy): StatusPolicy {
   Object.freeze(statuses);
   return Object.freeze({ statuses, unacceptable, decide: (outcome: Outcome) => statuses[outcome] });
 }
@@ -124,8 +128,11 @@ function checkOverride(key: string, value: unknown): Outcome {
   return key as Outcome;
 }
 
-/** The policy with every default. */
-export const DEFAULT_POLICY: StatusPolicy = createStatusPolicy();
+/**
+ * The policy with every default: `createStatusPolicy()` without the checks of overrides, so that an
+ * API that keeps the defaults does not load them.
+ */
+export const DEFAULT_POLICY: StatusPolicy = policyOf({ ...DEFAULT_STATUSES }, 'reject');
 
 /**
  * The error as the policy wants it sent. An error whose status the policy maps elsewhere (for example

@@ -88,6 +88,13 @@ describe('routing outcomes', () => {
     expect(response.body).toEqual({ id: '7' });
   });
 
+  it('lower-cases the header names of a request built by hand', async () => {
+    const echo = createApi({ endpoints: [endpoint('POST', '/echo', { handle: (ctx) => ({ headers: ctx.headers, body: ctx.body }) })] });
+    const response = await echo.handle({ method: 'POST', url: '/echo', headers: { 'Content-Type': 'application/json', 'X-Trace': 'abc' }, body: '{"a":1}' });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ headers: { 'content-type': 'application/json', 'x-trace': 'abc' }, body: { a: 1 } });
+  });
+
   it('answers JSON with its content type', async () => {
     const response = await api.handle({ method: 'GET', url: '/api/users' });
     expect(response).toEqual({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: [{ id: 1 }], payload: '[{"id":1}]' });

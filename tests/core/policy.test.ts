@@ -40,6 +40,14 @@ describe('the default status table', () => {
   it('has a row for every outcome and nothing else', () => {
     expect(Object.keys(DEFAULT_STATUSES).sort()).toEqual([...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].sort());
   });
+
+  it('is the policy createStatusPolicy() builds without overrides, frozen alike', () => {
+    const built = createStatusPolicy();
+    expect(DEFAULT_POLICY.statuses).toEqual(built.statuses);
+    expect(DEFAULT_POLICY.unacceptable).toBe(built.unacceptable);
+    expect(Object.isFrozen(DEFAULT_POLICY) && Object.isFrozen(DEFAULT_POLICY.statuses)).toBe(true);
+    expect(DEFAULT_POLICY.statuses).not.toBe(DEFAULT_STATUSES);
+  });
 });
 
 describe('createStatusPolicy', () => {
