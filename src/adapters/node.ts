@@ -71,7 +71,7 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   if (fallback === undefined) {
     const respond = responderOf(api);
     // No async function around it: a request whose every step was synchronous is written out in the
-    // same tick, without a promise. The answer never rejects, and sendNodeResponse answers its own failures.
+    // same tick, without a promise. The answer never rejects, and writeNodeResponse answers its own failures.
     return (req, res) => {
       const answer = respond(fromNodeRequest(req), false, true);
       if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers));

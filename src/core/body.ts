@@ -1,5 +1,6 @@
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
+import { remember } from './memo.js';
 
 /**
  * A body as bytes on the wire: a string, bytes, or chunks as a framework's stream gives them.
@@ -83,15 +84,6 @@ export function parseMediaType(header: string): MediaType | undefined {
 /** Parsed `Content-Type` values, bounded: clients send the same few over and over. */
 const MEDIA_TYPES = new Map<string, MediaType | undefined>();
 
-function cachedMediaType(header: string): MediaType | undefined {
-  let media = MEDIA_TYPES.get(header);
-  if (media === undefined && !MEDIA_TYPES.has(header)) {
-    if (MEDIA_TYPES.size >= 256) MEDIA_TYPES.clear();
-    media = parseMediaType(header);
-    MEDIA_TYPES.set(header, media);
-  }
-  return media;
-}
 
 /**
  * Checks a body's media type against what the endpoint consumes: 415 (with `Accept-Post` or
@@ -101,7 +93,7 @@ function cachedMediaType(header: string): MediaType | undefined {
  * checkMediaType('application/merge-patch+json', rules); // 'application/json'
  */
 export function checkMediaType(header: string | undefined, rules: BodyRules): 'application/json' | string {
-  const media = header === undefined ? undefined : cachedMediaType(header);
+  const media = header === undefined ? undefined : remember(MEDIA_TYPES, header, parseMediaType, undefined);
   if (media === undefined) throw unsupported(rules, 'The body needs a Content-Type');
   if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') {
     throw unsupported(rules, 'The body must be encoded as UTF-8');

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
-import { statusText } from './http.js';
+import { errorText } from './http.js';
 
 const BRAND = Symbol.for('restcanon.HttpError');
 
@@ -92,10 +92,10 @@ export class HttpError extends Error {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`HttpError status must be an integer from 400 to 599, got ${String(status)}: an error is never answered with a success status`);
     }
-    super(options.detail ?? statusText(status), options.cause === undefined ? undefined : { cause: options.cause });
+    super(options.detail ?? errorText(status), options.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
     this.code = options.code ?? CODE_BY_STATUS[status] ?? `RC_HTTP_${status}`;
-    this.title = options.title ?? statusText(status);
+    this.title = options.title ?? errorText(status);
     this.type = options.type ?? 'about:blank';
     this.detail = options.detail;
     this.expose = options.expose ?? status < 500;
@@ -142,7 +142,7 @@ export function isHttpError(value: unknown): value is HttpError {
 export function problemOf(error: HttpError, instance?: string): ProblemDetails {
   const problem: ProblemDetails = error.expose
     ? { type: error.type, title: error.title, status: error.status, code: error.code }
-    : { type: 'about:blank', title: statusText(error.status), status: error.status, code: CODE_BY_STATUS[error.status] ?? `RC_HTTP_${error.status}` };
+    : { type: 'about:blank', title: errorText(error.status), status: error.status, code: CODE_BY_STATUS[error.status] ?? `RC_HTTP_${error.status}` };
   if (error.expose && error.detail !== undefined) problem.detail = error.detail;
   if (instance !== undefined) problem.instance = instance;
   if (error.expose && error.errors !== undefined) problem.errors = error.errors.map((issue) => ({ ...issue }));

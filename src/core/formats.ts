@@ -1,4 +1,5 @@
 import type { ProblemDetails } from './errors.js';
+import { remember } from './memo.js';
 
 /**
  * Turns handler results into one media type. Register your own (CSV, MessagePack, ...) through
@@ -157,27 +158,10 @@ export function createNegotiator(formats: readonly Serializer[]): {
   content(accept: string | undefined): Serializer | undefined;
   problem(accept: string | undefined): Serializer;
 } {
-  const contentCache = new Map<string, Serializer | null>();
+  const contentCache = new Map<string, Serializer | undefined>();
   const problemCache = new Map<string, Serializer>();
-  const limit = 256;
   return {
-    content(accept) {
-      if (accept === undefined) return formats[0];
-      let found = contentCache.get(accept);
-      if (found === undefined) {
-        if (contentCache.size >= limit) contentCache.clear();
-        contentCache.set(accept, (found = negotiate(accept, formats) ?? null));
-      }
-      return found ?? undefined;
-    },
-    problem(accept) {
-      if (accept === undefined) return json;
-      let found = problemCache.get(accept);
-      if (found === undefined) {
-        if (problemCache.size >= limit) problemCache.clear();
-        problemCache.set(accept, (found = negotiateProblem(accept, formats)));
-      }
-      return found;
-    },
+    content: (accept) => (accept === undefined ? formats[0] : remember(contentCache, accept, negotiate, formats)),
+    problem: (accept) => (accept === undefined ? json : remember(problemCache, accept, negotiateProblem, formats)),
   };
 }

@@ -17,22 +17,8 @@ export type Method = (typeof METHODS)[number];
 /** Methods whose requests carry a body that the pipeline reads. */
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
-/** Reason phrases (RFC 9110) used as problem `title`s. */
-export const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  203: 'Non-Authoritative Information',
-  204: 'No Content',
-  205: 'Reset Content',
-  206: 'Partial Content',
-  300: 'Multiple Choices',
-  301: 'Moved Permanently',
-  302: 'Found',
-  303: 'See Other',
-  304: 'Not Modified',
-  307: 'Temporary Redirect',
-  308: 'Permanent Redirect',
+/** The reason phrases (RFC 9110) of the statuses an error can have (4xx, 5xx): the `title`s of problems. */
+const ERROR_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   402: 'Payment Required',
@@ -71,6 +57,30 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   511: 'Network Authentication Required',
 };
 
+/**
+ * Reason phrases (RFC 9110), 2xx to 5xx. Errors read only their own table, so a bundle that never
+ * reads this one leaves the 2xx and 3xx phrases out.
+ */
+export const STATUS_TEXT: Readonly<Record<number, string>> = /* @__PURE__ */ Object.assign(
+  {
+    200: 'OK',
+    201: 'Created',
+    202: 'Accepted',
+    203: 'Non-Authoritative Information',
+    204: 'No Content',
+    205: 'Reset Content',
+    206: 'Partial Content',
+    300: 'Multiple Choices',
+    301: 'Moved Permanently',
+    302: 'Found',
+    303: 'See Other',
+    304: 'Not Modified',
+    307: 'Temporary Redirect',
+    308: 'Permanent Redirect',
+  },
+  ERROR_TEXT,
+);
+
 /** Statuses that must not carry a body (RFC 9110 §6.4.1, §15.3.5, §15.4.5). */
 export const EMPTY_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 
@@ -81,7 +91,21 @@ export const EMPTY_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
  * statusText(404); // 'Not Found'
  */
 export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unknown');
+  return STATUS_TEXT[status] ?? classText(status);
+}
+
+/**
+ * {@link statusText} for a status from 400 to 599, the only ones an `HttpError` can have.
+ *
+ * @example
+ * errorText(404); // 'Not Found'
+ */
+export function errorText(status: number): string {
+  return ERROR_TEXT[status] ?? classText(status);
+}
+
+function classText(status: number): string {
+  return status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unknown';
 }
 
 /**

@@ -2,6 +2,8 @@
  * Path templates such as `/users/:userId/orders/:id`: parsing, the param types, and building URLs.
  */
 
+import { remember } from './memo.js';
+
 type ParamNames<Path extends string> = Path extends `${string}:${infer Rest}`
   ? Rest extends `${infer Name}/${infer Tail}`
     ? Name | ParamNames<Tail>
@@ -68,11 +70,7 @@ export function joinPaths(base: string, path: string): string {
 export function buildPath(template: string, params: Readonly<Record<string, unknown>>): string {
   // Split once per template (static text at even indexes, param names at odd ones): a 201's Location
   // is built on every create, and a replace with a callback was a fifth of a create's cost.
-  let parts = TEMPLATE_PARTS.get(template);
-  if (parts === undefined) {
-    if (TEMPLATE_PARTS.size >= 256) TEMPLATE_PARTS.clear();
-    TEMPLATE_PARTS.set(template, (parts = template.split(/:([A-Za-z_$][\w$]*)/)));
-  }
+  const parts = remember(TEMPLATE_PARTS, template, splitTemplate, undefined);
   let path = parts[0]!;
   for (let index = 1; index < parts.length; index += 2) {
     const name = parts[index]!;
@@ -85,3 +83,7 @@ export function buildPath(template: string, params: Readonly<Record<string, unkn
 
 /** Templates split by {@link buildPath}, bounded: buildPath is public and may see any template. */
 const TEMPLATE_PARTS = new Map<string, string[]>();
+
+function splitTemplate(template: string): string[] {
+  return template.split(/:([A-Za-z_$][\w$]*)/);
+}

@@ -2,6 +2,7 @@ import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type End
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from './formats.js';
 import { checkNaming, type NamingOptions } from './naming.js';
+import { remember } from './memo.js';
 import { joinPaths } from './path.js';
 import type { StatusPolicy } from './policy.js';
 import { normalizeHeaders, splitUrl } from './request.js';
@@ -205,13 +206,8 @@ export function createApi(options: ApiOptions = {}): Api {
   // A path that several methods share is linted once: lintPaths drops repeats.
   checkNaming(endpoints.map((definition) => definition.path), options.naming ?? 'error', { allow: options.namingAllow });
 
-  // One 405 per distinct Allow value: the answer depends on nothing else.
+  // One 405 per distinct Allow value (a bounded memo, as for other repeated answers): the answer depends on nothing else.
   const notAllowed = new Map<string, MethodNotAllowedError>();
-  const methodNotAllowed = (allow: string): MethodNotAllowedError => {
-    let error = notAllowed.get(allow);
-    if (error === undefined) notAllowed.set(allow, (error = withoutStack(() => new MethodNotAllowedError(allow))));
-    return error;
-  };
 
   /**
    * The response, synchronously when every step of the request was; undefined for an unmatched path
@@ -234,7 +230,7 @@ export function createApi(options: ApiOptions = {}): Api {
     if (compiled === undefined) {
       if (method === 'HEAD' && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
       else if (method === 'OPTIONS') return optionsResponse(match.route, runtime.settings);
-      else return runtime.fail(methodNotAllowed(match.route.allow), request, headers);
+      else return runtime.fail(remember(notAllowed, match.route.allow, methodNotAllowed, undefined), request, headers);
     }
     return runtime.run(compiled, match.params, search, headers, request);
   }
@@ -263,6 +259,11 @@ export function createApi(options: ApiOptions = {}): Api {
   };
   Object.defineProperty(api, RESPOND, { value: respondTo });
   return api;
+}
+
+/** The 405 for a path's Allow value; {@link createApi} keeps one per distinct value. */
+function methodNotAllowed(allow: string): MethodNotAllowedError {
+  return withoutStack(() => new MethodNotAllowedError(allow));
 }
 
 /** The endpoint that serves a document about the API, built once, on the first request, when every route is known. */

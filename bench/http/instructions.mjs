@@ -1,0 +1,106 @@
+/**
+ * Instructions per request of servers of servers.mjs, counted by valgrind's callgrind: a check of
+ * the timed figures that no other process on the machine can disturb (this VM exposes no hardware
+ * counters). Each server runs under callgrind; after a warm-up its counters are zeroed, a fixed
+ * number of requests is sent, and the count is dumped and divided by them. Only the server process
+ * is counted: autocannon runs in this process, outside valgrind.
+ *
+ *   node bench/http/instructions.mjs "node:http" "restcanon/node" "restcanon/node@/tmp/before/dist"
+ *
+ * A name may end in `@<dist folder>` to load restcanon from another build. Under callgrind a server
+ * runs about 50 times slower, so each one takes a minute or so. JIT and GC timing still move a count
+ * by a few percent from run to run: BENCH_INSTRUCTION_RUNS (default 1) repeats each server.
+ * BENCH_INSTRUCTION_WARMUP (default 30000) and BENCH_INSTRUCTION_REQUESTS (default 15000) set the
+ * request counts, BENCH_AB_PIPELINING (default 1) the pipelining.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { snapshotDist } from '../lib/dist.mjs';
+import { median } from '../lib/stats.mjs';
+
+const names = process.argv.slice(2);
+if (names.length === 0) {
+  console.error('usage: node bench/http/instructions.mjs <server>[@dist] ...');
+  process.exit(2);
+}
+try {
+  execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+} catch {
+  console.error('valgrind is not installed (Debian: apt-get install valgrind)');
+  process.exit(2);
+}
+
+const SERVER_SCRIPT = fileURLToPath(new URL('./server.mjs', import.meta.url));
+const runs = Number(process.env.BENCH_INSTRUCTION_RUNS ?? 1);
+const warmup = Number(process.env.BENCH_INSTRUCTION_WARMUP ?? 30_000);
+const requests = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 15_000);
+const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 1);
+const defaultDist = snapshotDist();
+const PATH = '/users/1';
+
+/**
+ * Sends `amount` requests and checks that every one was a 200.
+ * @param {string} url @param {number} amount
+ */
+async function load(url, amount) {
+  const result = await autocannon({ url, amount, connections: 10, pipelining });
+  const ok = result['2xx'];
+  if (ok !== amount || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${url}: ${ok} of ${amount} requests got a 2xx (${result.errors} errors, ${result.timeouts} timeouts)`);
+  }
+}
+
+/** @param {string} spec a server name, or `name@dist folder` @returns {Promise<number>} */
+async function countOnce(spec) {
+  const at = spec.lastIndexOf('@');
+  const [name, dist] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, defaultDist];
+  const folder = mkdtempSync(join(tmpdir(), 'restcanon-callgrind-'));
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${join(folder, 'out.%p')}`, process.execPath, SERVER_SCRIPT, name],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, RESTCANON_DIST: dist } },
+  );
+  try {
+    const first = await new Promise((resolve, reject) => {
+      createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`${spec} exited (${code}) before listening`)));
+    });
+    const { port, pid } = JSON.parse(/** @type {string} */ (first));
+    const url = `http://127.0.0.1:${port}${PATH}`;
+    await load(url, warmup);
+    execFileSync('callgrind_control', ['--zero', String(pid)], { stdio: 'ignore' });
+    await load(url, requests);
+    execFileSync('callgrind_control', ['--dump', String(pid)], { stdio: 'ignore' });
+    const dump = readdirSync(folder).find((file) => /^out\.\d+\.\d+$/.test(file));
+    if (dump === undefined) throw new Error(`${spec}: callgrind wrote no dump`);
+    const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(folder, dump), 'utf8'));
+    if (totals === null) throw new Error(`${spec}: no totals in the callgrind dump`);
+    return Number(totals[1]) / requests;
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const rows = [];
+for (const spec of names) {
+  const counts = [];
+  for (let run = 0; run < runs; run++) counts.push(await countOnce(spec));
+  rows.push({ spec, counts });
+  console.error(`${spec}: ${counts.map((count) => Math.round(count).toLocaleString('en-US')).join(', ')} instructions per request`);
+}
+
+const baseline = median(rows[0].counts);
+console.log(`\n| server | instructions per request (median of ${runs}) | vs ${rows[0].spec} | runs |`);
+console.log('|---|---:|---:|---|');
+for (const { spec, counts } of rows) {
+  const value = median(counts);
+  const runsText = counts.map((count) => Math.round(count).toLocaleString('en-US')).join(', ');
+  console.log(`| ${spec} | ${Math.round(value).toLocaleString('en-US')} | ${(value / baseline).toFixed(3)}x | ${runsText} |`);
+}
+console.log(`\nGET ${PATH}, ${warmup.toLocaleString('en-US')} requests of warm-up, then ${requests.toLocaleString('en-US')} counted; 10 connections, -p ${pipelining}; the server process only.`);
