@@ -13,7 +13,7 @@
 import { fileURLToPath } from 'node:url';
 import { rerunPinned } from '../machine.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
-import { snapshotDist } from '../lib/dist.mjs';
+import { serverAndDist, snapshotDist } from '../lib/dist.mjs';
 import { median } from '../lib/stats.mjs';
 
 rerunPinned(1, import.meta.url);
@@ -32,8 +32,7 @@ const defaultDist = snapshotDist();
 
 /** @param {string} spec a server name, or `name@dist folder` */
 function start(spec) {
-  const at = spec.lastIndexOf('@');
-  const [name, dist] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, defaultDist];
+  const [name, dist] = serverAndDist(spec, defaultDist);
   return startServer(SERVER_SCRIPT, [name], { env: { RESTCANON_DIST: dist } });
 }
 

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { snapshotDist } from '../lib/dist.mjs';
+import { serverAndDist, snapshotDist } from '../lib/dist.mjs';
 import { median } from '../lib/stats.mjs';
 
 const names = process.argv.slice(2);
@@ -57,8 +57,7 @@ async function load(url, amount) {
 
 /** @param {string} spec a server name, or `name@dist folder` @returns {Promise<number>} */
 async function countOnce(spec) {
-  const at = spec.lastIndexOf('@');
-  const [name, dist] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, defaultDist];
+  const [name, dist] = serverAndDist(spec, defaultDist);
   const folder = mkdtempSync(join(tmpdir(), 'restcanon-callgrind-'));
   const child = spawn(
     'valgrind',

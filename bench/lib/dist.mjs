@@ -66,3 +66,16 @@ export function altDist() {
 
 /** The suffix of the rows that load the BENCH_ALT_DIST build. */
 export const ALT_SUFFIX = ' (alt)';
+
+/**
+ * A server name from the command line of the A/B tools, which may end in `@<dist folder>`: the
+ * server, and the build of restcanon it loads (`fallback` without a folder).
+ *
+ * @param {string} spec such as `restcanon/node@/tmp/before/dist`
+ * @param {string} fallback
+ * @returns {[name: string, dist: string]}
+ */
+export function serverAndDist(spec, fallback) {
+  const at = spec.lastIndexOf('@');
+  return at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, fallback];
+}
