@@ -8,8 +8,9 @@
  *   node bench/http/instructions.mjs "node:http" "restcanon/node" "restcanon/node@/tmp/before/dist"
  *
  * A name may end in `@<dist folder>` to load restcanon from another build. Under callgrind a server
- * runs about 50 times slower, so each one takes a minute or so. JIT and GC timing still move a count
- * by a few percent from run to run: BENCH_INSTRUCTION_RUNS (default 1) repeats each server.
+ * runs about 50 times slower, so each run takes two to three minutes. When V8 compiles and collects
+ * still moves a count by up to 10% from run to run (and now and then doubles one), so each server
+ * runs BENCH_INSTRUCTION_RUNS times (default 3) and the table reads the median.
  * BENCH_INSTRUCTION_WARMUP (default 30000) and BENCH_INSTRUCTION_REQUESTS (default 15000) set the
  * request counts, BENCH_AB_PIPELINING (default 1) the pipelining.
  */
@@ -36,7 +37,7 @@ try {
 }
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./server.mjs', import.meta.url));
-const runs = Number(process.env.BENCH_INSTRUCTION_RUNS ?? 1);
+const runs = Number(process.env.BENCH_INSTRUCTION_RUNS ?? 3);
 const warmup = Number(process.env.BENCH_INSTRUCTION_WARMUP ?? 30_000);
 const requests = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 15_000);
 const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 1);
