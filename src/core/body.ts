@@ -84,7 +84,6 @@ export function parseMediaType(header: string): MediaType | undefined {
 /** Parsed `Content-Type` values, bounded: clients send the same few over and over. */
 const MEDIA_TYPES = new Map<string, MediaType | undefined>();
 
-
 /**
  * Checks a body's media type against what the endpoint consumes: 415 (with `Accept-Post` or
  * `Accept-Patch`) for another type or a charset other than UTF-8. Returns the accepted type.

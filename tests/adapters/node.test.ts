@@ -117,6 +117,25 @@ describe('toNodeListener options', () => {
       await server.close();
     }
   });
+
+  it('an Api object from elsewhere (a wrapper that caches responses) is served through handle, and its responses stay as they were', async () => {
+    const fixture = createFixture();
+    const cached = await fixture.api.handle({ method: 'GET', url: '/health' });
+    const before = structuredClone(cached);
+    const wrapper = { ...fixture.api, handle: async () => cached, dispatch: async () => cached };
+    const server = await listen(http.createServer(toNodeListener(wrapper)));
+    try {
+      for (let round = 0; round < 2; round++) {
+        const response = await fetch(`${server.baseUrl}/anything`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(cached.payload as string)));
+        expect(await response.json()).toEqual({ status: 'ok' });
+      }
+      expect(cached).toEqual(before);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('node:http2 compatibility API', () => {
