@@ -17,7 +17,6 @@ import { readNodeBody, type NodeRequest } from './node.js';
 export interface FastifyRequestLike {
   method: string;
   url: string;
-  /** Header names in lower case, as Fastify gives them. */
   headers: HeaderRecord;
   body?: unknown;
   params?: unknown;
@@ -97,7 +96,9 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const answer: FastifyHandler = (request, reply) => {
-      const response = respond(fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix), false, true);
+      const apiRequest = fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix);
+      // Node's own headers are lower-case; headers a hook set on the request (`request.headers = ...`) may not be.
+      const response = respond(apiRequest, false, apiRequest.headers === request.raw.headers);
       // A response that is already there is sent from a synchronous handler, which Fastify does not wait on.
       if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
       sendFastifyReply(reply, response);

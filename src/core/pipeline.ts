@@ -1,4 +1,4 @@
-import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint } from './endpoint.js';
+import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint, type HeaderRecord } from './endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from './formats.js';
 import { checkNaming, type NamingOptions } from './naming.js';
@@ -213,8 +213,9 @@ export function createApi(options: ApiOptions = {}): Api {
    * The response, synchronously when every step of the request was; undefined for an unmatched path
    * when `passUnmatched`. Every response is built for the request, with a headers object of its own.
    */
-  function respond(request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders = false): Answer {
-    const headers = lowerCaseHeaders && request.headers !== undefined ? request.headers : normalizeHeaders(request.headers);
+  function respond(given: ApiRequest, passUnmatched: boolean, lowerCaseHeaders = false): Answer {
+    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
+    const headers = request.headers ?? NO_HEADERS;
     const method = request.method;
     let match;
     let search;
@@ -261,6 +262,17 @@ export function createApi(options: ApiOptions = {}): Api {
   return api;
 }
 
+const NO_HEADERS: HeaderRecord = Object.freeze({});
+
+/**
+ * The request with lower-case header names, for every step and for `authenticate` alike: the same
+ * object when they already are, a copy with lowered names when not (a request built by hand).
+ */
+function withLowerCaseHeaders(request: ApiRequest): ApiRequest {
+  const headers = request.headers === undefined ? undefined : normalizeHeaders(request.headers);
+  return headers === request.headers ? request : { ...request, headers };
+}
+
 /** The 405 for a path's Allow value; {@link createApi} keeps one per distinct value. */
 function methodNotAllowed(allow: string): MethodNotAllowedError {
   return withoutStack(() => new MethodNotAllowedError(allow));
@@ -294,8 +306,9 @@ export function createEndpointHandler(
 ): (request: ApiRequest, params: Record<string, string>) => Promise<ApiResponse> {
   const runtime = createRuntime(options);
   const compiled = compile(definition, definition.path, runtime.settings);
-  return async (request, params) => {
-    const headers = normalizeHeaders(request.headers);
+  return async (given, params) => {
+    const request = withLowerCaseHeaders(given);
+    const headers = request.headers ?? NO_HEADERS;
     try {
       return await runtime.run(compiled, params, splitUrl(request.url).search, headers, request);
     } catch (error) {

@@ -82,6 +82,26 @@ describe('fastify specifics', () => {
   });
 });
 
+describe('fastify request headers set by a hook', () => {
+  // Node's headers are lower-case, so the plugin passes them on as they are; headers a hook sets
+  // through Fastify's `request.headers` setter are merged in with the case the hook chose.
+  it('a header a hook sets in mixed case reaches the API', async () => {
+    const fixture = createFixture();
+    const app = Fastify();
+    app.addHook('onRequest', async (request) => {
+      request.headers = { Authorization: 'Bearer alice' };
+    });
+    await app.register(toFastify(fixture.api));
+    try {
+      const response = await app.inject({ method: 'GET', url: '/users/1' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('fastifyHandler', () => {
   const fixture = createFixture();
   const app = Fastify();

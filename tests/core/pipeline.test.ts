@@ -88,11 +88,17 @@ describe('routing outcomes', () => {
     expect(response.body).toEqual({ id: '7' });
   });
 
-  it('lower-cases the header names of a request built by hand', async () => {
-    const echo = createApi({ endpoints: [endpoint('POST', '/echo', { handle: (ctx) => ({ headers: ctx.headers, body: ctx.body }) })] });
-    const response = await echo.handle({ method: 'POST', url: '/echo', headers: { 'Content-Type': 'application/json', 'X-Trace': 'abc' }, body: '{"a":1}' });
+  it('lower-cases the header names of a request built by hand, for authenticate, ctx.headers and ctx.request alike', async () => {
+    const echo = createApi({
+      authenticate: (request) => (request.headers?.authorization === 'Bearer alice' ? { name: 'alice' } : undefined),
+      endpoints: [endpoint('POST', '/echo', { handle: (ctx) => ({ headers: ctx.headers, fromRequest: ctx.request.headers, caller: ctx.principal, body: ctx.body }) })],
+    });
+    const headers = { Authorization: 'Bearer alice', 'Content-Type': 'application/json', 'X-Trace': 'abc' };
+    const response = await echo.handle({ method: 'POST', url: '/echo', headers, body: '{"a":1}' });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ headers: { 'content-type': 'application/json', 'x-trace': 'abc' }, body: { a: 1 } });
+    const lowered = { authorization: 'Bearer alice', 'content-type': 'application/json', 'x-trace': 'abc' };
+    expect(response.body).toEqual({ headers: lowered, fromRequest: lowered, caller: { name: 'alice' }, body: { a: 1 } });
+    expect(headers).toEqual({ Authorization: 'Bearer alice', 'Content-Type': 'application/json', 'X-Trace': 'abc' });
   });
 
   it('answers JSON with its content type', async () => {
