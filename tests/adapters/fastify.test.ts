@@ -95,6 +95,7 @@ describe('fastify request headers set by a hook', () => {
     try {
       const response = await app.inject({ method: 'GET', url: '/users/1' });
       expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(response.json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
     } finally {
       await app.close();
