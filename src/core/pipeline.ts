@@ -1,11 +1,11 @@
-import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint, type HeaderRecord } from './endpoint.js';
+import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint } from './endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from './formats.js';
 import { checkNaming, type NamingOptions } from './naming.js';
 import { remember } from './memo.js';
 import { joinPaths } from './path.js';
 import type { StatusPolicy } from './policy.js';
-import { normalizeHeaders, splitUrl } from './request.js';
+import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
 import { compile, createRuntime, NO_ROUTE, optionsResponse, type Compiled } from './runtime.js';
 
@@ -215,7 +215,7 @@ export function createApi(options: ApiOptions = {}): Api {
    */
   function respond(given: ApiRequest, passUnmatched: boolean, lowerCaseHeaders = false): Answer {
     const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
-    const headers = request.headers ?? NO_HEADERS;
+    const headers = request.headers ?? EMPTY_HEADERS;
     const method = request.method;
     let match;
     let search;
@@ -262,8 +262,6 @@ export function createApi(options: ApiOptions = {}): Api {
   return api;
 }
 
-const NO_HEADERS: HeaderRecord = Object.freeze({});
-
 /**
  * The request with lower-case header names, for every step and for `authenticate` alike: the same
  * object when they already are, a copy with lowered names when not (a request built by hand).
@@ -308,7 +306,7 @@ export function createEndpointHandler(
   const compiled = compile(definition, definition.path, runtime.settings);
   return async (given, params) => {
     const request = withLowerCaseHeaders(given);
-    const headers = request.headers ?? NO_HEADERS;
+    const headers = request.headers ?? EMPTY_HEADERS;
     try {
       return await runtime.run(compiled, params, splitUrl(request.url).search, headers, request);
     } catch (error) {

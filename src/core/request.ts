@@ -4,7 +4,8 @@ import type { HeaderRecord, QueryRecord } from './endpoint.js';
  * Reading the parts of a request target and its headers, the same way for every adapter.
  */
 
-const EMPTY_HEADERS: HeaderRecord = Object.freeze({}) as HeaderRecord;
+/** The headers of a request that came without any. */
+export const EMPTY_HEADERS: HeaderRecord = Object.freeze({}) as HeaderRecord;
 
 /**
  * The constructor of query records. Its prototype is empty, frozen and has no prototype itself, so a

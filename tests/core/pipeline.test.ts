@@ -96,6 +96,7 @@ describe('routing outcomes', () => {
     const headers = { Authorization: 'Bearer alice', 'Content-Type': 'application/json', 'X-Trace': 'abc' };
     const response = await echo.handle({ method: 'POST', url: '/echo', headers, body: '{"a":1}' });
     expect(response.status).toBe(200);
+    expect(response.headers).toEqual({ 'content-type': 'application/json; charset=utf-8' });
     const lowered = { authorization: 'Bearer alice', 'content-type': 'application/json', 'x-trace': 'abc' };
     expect(response.body).toEqual({ headers: lowered, fromRequest: lowered, caller: { name: 'alice' }, body: { a: 1 } });
     expect(headers).toEqual({ Authorization: 'Bearer alice', 'Content-Type': 'application/json', 'X-Trace': 'abc' });
