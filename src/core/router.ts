@@ -62,6 +62,11 @@ export class Router<T> {
   private readonly root: Node<T> = newNode();
   /** Fully static paths, with and without a trailing slash: one map lookup, no walk. */
   private readonly staticRoutes = new Map<string, MutableRoute<T>>();
+  /**
+   * The lengths of those paths. A path of another length skips the map: hashing a new path string
+   * costs more than the walk, and most requests (`/users/7`) are not for a static route.
+   */
+  private readonly staticLengths: boolean[] = [];
   private readonly routes: MutableRoute<T>[] = [];
   /**
    * Where a walk writes the values it captures, one slot per param depth. `find` runs synchronously
@@ -98,8 +103,10 @@ export class Router<T> {
       if (paramNames.length === 0) {
         route.staticMatch = Object.freeze({ route, params: EMPTY_PARAMS });
         const path = '/' + segments.map((segment) => (segment as { value: string }).value).join('/');
-        this.staticRoutes.set(path, route);
-        if (path !== '/') this.staticRoutes.set(path + '/', route);
+        for (const key of path === '/' ? [path] : [path, path + '/']) {
+          this.staticRoutes.set(key, route);
+          this.staticLengths[key.length] = true;
+        }
       }
     } else if (route.paramNames.join('/') !== paramNames.join('/')) {
       throw new TypeError(`Route ${template} names its params differently from ${route.template}; use the same names for the same path`);
@@ -114,8 +121,10 @@ export class Router<T> {
    * a 400 `BadRequestError` for a malformed percent-escape.
    */
   find(path: string): RouteMatch<T> | undefined {
-    const fixed = this.staticRoutes.get(path);
-    if (fixed !== undefined) return fixed.staticMatch;
+    if (this.staticLengths[path.length] === true) {
+      const fixed = this.staticRoutes.get(path);
+      if (fixed !== undefined) return fixed.staticMatch;
+    }
     if (path.charCodeAt(0) !== SLASH) return undefined;
     const values = this.values;
     const route = path.includes('%') ? walkEscaped(this.root, path, 1, values, 0) : walk(this.root, path, 1, values, 0);

@@ -3,6 +3,7 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeHandler, toNodeListener } from '../../src/adapters/node.js';
+import { createApi, endpoint } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
 import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
 
@@ -132,6 +133,34 @@ describe('toNodeListener options', () => {
         expect(await response.json()).toEqual({ status: 'ok' });
       }
       expect(cached).toEqual(before);
+    } finally {
+      await server.close();
+    }
+  });
+  it('the listener returns nothing for an answer it wrote at once, and a promise that settles once it wrote one it had to wait for', async () => {
+    const api = createApi({
+      endpoints: [endpoint('GET', '/now', { handle: () => ({ at: 'now' }) }), endpoint('GET', '/later', { handle: async () => ({ at: 'later' }) })],
+    });
+    const listener = toNodeListener(api);
+    const calls: { url: string | undefined; returned: Promise<void> | undefined; endedWhenSettled?: boolean }[] = [];
+    const server = await listen(
+      http.createServer((req, res) => {
+        const call: (typeof calls)[number] = { url: req.url, returned: listener(req, res) };
+        calls.push(call);
+        void call.returned?.then(() => (call.endedWhenSettled = res.writableEnded));
+      }),
+    );
+    try {
+      for (const path of ['/now', '/later']) {
+        const response = await fetch(`${server.baseUrl}${path}`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(await response.json()).toEqual({ at: path.slice(1) });
+      }
+      expect(calls.map((call) => call.url)).toEqual(['/now', '/later']);
+      expect(calls[0]!.returned).toBeUndefined();
+      expect(calls[1]!.returned).toBeInstanceOf(Promise);
+      expect(calls[1]!.endedWhenSettled).toBe(true);
     } finally {
       await server.close();
     }
