@@ -137,6 +137,7 @@ describe('toNodeListener options', () => {
       await server.close();
     }
   });
+
   it('the listener returns nothing for an answer it wrote at once, and a promise that settles once it wrote one it had to wait for', async () => {
     const api = createApi({
       endpoints: [endpoint('GET', '/now', { handle: () => ({ at: 'now' }) }), endpoint('GET', '/later', { handle: async () => ({ at: 'later' }) })],

@@ -27,6 +27,13 @@ describe('router', () => {
     expect(router.find('/users/me')?.route.handlers.GET).toBe('readMe');
   });
 
+  it('walks a path as long as a static one that is not it, and finds a static one with its trailing slash', () => {
+    expect(router.find('/users/42')).toMatchObject({ route: { template: '/users/:id' }, params: { id: '42' } });
+    expect(router.find('/users/mee')).toMatchObject({ route: { template: '/users/:id' }, params: { id: 'mee' } });
+    expect(router.find('/users/me/')?.route.handlers.GET).toBe('readMe');
+    expect(router.find('/users/me/')?.params).toEqual({});
+  });
+
   it('backtracks to a param when the static branch dead-ends', () => {
     expect(router.find('/users/me/orders')).toMatchObject({ route: { template: '/users/:userId/orders' }, params: { userId: 'me' } });
     expect(router.find('/users/me/settings')?.route.handlers.GET).toBe('readSettings');
