@@ -8,8 +8,8 @@
  *   node bench/http/instructions.mjs "node:http" "restcanon/node" "restcanon/node@/tmp/before/dist"
  *
  * A name may end in `@<dist folder>` to load restcanon from another build. Under callgrind a server
- * runs about 50 times slower, so each run takes two to three minutes. When V8 compiles and collects
- * still moves a count by up to 10% from run to run (and now and then doubles one), so each server
+ * runs about 50 times slower, so each run takes two to three minutes. Servers run with a fixed GC
+ * schedule (see V8_FLAGS); when V8 compiles still moves a count from run to run, so each server
  * runs BENCH_INSTRUCTION_RUNS times (default 3) and the table reads the median.
  * BENCH_INSTRUCTION_WARMUP (default 30000) and BENCH_INSTRUCTION_REQUESTS (default 15000) set the
  * request counts, BENCH_AB_PIPELINING (default 1) the pipelining.
@@ -42,6 +42,14 @@ const warmup = Number(process.env.BENCH_INSTRUCTION_WARMUP ?? 30_000);
 const requests = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 15_000);
 const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 1);
 const defaultDist = snapshotDist();
+/**
+ * Under callgrind a server runs about 50 times slower, and V8's memory reducer, which starts on
+ * timers, then runs a full mark-compact inside the counted window of some runs and not others
+ * (25,000 more instructions per request for restcanon/fastify in those runs). A fixed GC schedule
+ * (no heap growing heuristics, idle or memory-reducing collections) keeps the counts to the
+ * request's own work, as a server under real load sees it.
+ */
+const V8_FLAGS = ['--predictable-gc-schedule'];
 const PATH = '/users/1';
 
 /**
@@ -62,7 +70,7 @@ async function countOnce(spec) {
   const folder = mkdtempSync(join(tmpdir(), 'restcanon-callgrind-'));
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${join(folder, 'out.%p')}`, process.execPath, SERVER_SCRIPT, name],
+    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${join(folder, 'out.%p')}`, process.execPath, ...V8_FLAGS, SERVER_SCRIPT, name],
     { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, RESTCANON_DIST: dist } },
   );
   try {
