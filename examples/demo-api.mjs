@@ -16,6 +16,9 @@ export const DEMO_TOKENS = {
 const UserId = z.coerce.number().int().positive();
 const NewUser = z.object({ name: z.string().min(1).max(100), email: z.email() });
 const NewOrder = z.object({ item: z.string().min(1).max(200), quantity: z.number().int().min(1).max(99) });
+/** A user and an order as the API sends them: the success bodies in the OpenAPI document. */
+const User = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+const Order = z.object({ id: z.number().int(), userId: z.number().int(), item: z.string(), quantity: z.number().int() });
 
 const isAdmin = (principal) => principal?.role === 'admin';
 
@@ -52,6 +55,7 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     id: UserId,
     body: NewUser,
     patch: NewUser.partial(),
+    item: User,
     owner: (user, principal) => isAdmin(principal) || user.id === principal.id,
     list: (ctx) => (isAdmin(ctx.principal) ? [...store.users.values()] : [store.users.get(ctx.principal.id)].filter(Boolean)),
     read: (ctx) => store.users.get(ctx.params.id),
@@ -88,6 +92,7 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     id: z.coerce.number().int().positive(),
     body: NewOrder,
     patch: NewOrder.partial(),
+    item: Order,
     owner: (order, principal) => isAdmin(principal) || order.userId === principal.id,
     list: (ctx) => [...store.orders.values()].filter((order) => order.userId === ctx.params.userId),
     read: (ctx) => {
@@ -111,7 +116,7 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     },
   });
 
-  const health = endpoint('GET', '/health', { public: true, handle: () => ({ status: 'ok' }) });
+  const health = endpoint('GET', '/health', { public: true, response: z.object({ status: z.literal('ok') }), handle: () => ({ status: 'ok' }) });
 
   return createApi({
     resources: [users],

@@ -8,7 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
 import { createDemoApi, createDemoStore } from '../examples/demo-api.mjs';
-import { createOpenApiDocument, type OpenApiDocument } from '../src/core/openapi.js';
+import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../src/core/openapi.js';
 
 type Store = ReturnType<typeof createDemoStore>;
 const quiet: ApiOptions = { onError: () => {} };
@@ -68,6 +68,25 @@ function expectDescribed(document: OpenApiDocument, route: RouteInfo, response: 
   if (contentType === undefined) expect(response.payload).toBeUndefined();
   else expect(Object.keys((listed!.content ?? {}) as object), `${route.method} ${route.path}, ${probe}`).toContain(contentType);
   if (response.headers.location !== undefined) expect(listed!.headers).toHaveProperty('Location');
+  // Every demo endpoint declares its success body, but the served document itself.
+  if (response.status < 300 && contentType === 'application/json' && route.path !== '/openapi.json') {
+    const { schema } = (listed!.content as Record<string, { schema?: JsonSchema }>)[contentType]!;
+    expectShape(schema, response.body, `${route.method} ${route.path}, ${probe}`);
+  }
+}
+
+/** A success body has the shape its documented schema gives: an array of items, or an object with exactly the declared keys. */
+function expectShape(schema: JsonSchema | undefined, body: unknown, where: string): void {
+  expect(schema, `${where}: the success body has no schema`).toBeDefined();
+  if (schema!.type === 'array') {
+    expect(Array.isArray(body), where).toBe(true);
+    for (const entry of body as unknown[]) expectShape(schema!.items as JsonSchema, entry, where);
+    return;
+  }
+  if (schema!.type !== 'object') return;
+  const keys = Object.keys(schema!.properties as object).sort();
+  expect(Object.keys(body as object).sort(), where).toEqual(keys);
+  expect([...(schema!.required as string[])].sort(), where).toEqual(keys);
 }
 
 /**

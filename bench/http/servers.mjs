@@ -176,10 +176,11 @@ export const SERVERS = [
   },
   {
     name: 'restcanon/fastify',
-    description: 'restcanon/fastify: app.register(toFastify(api))',
+    description: "restcanon/fastify: app.register(toFastify(api)), the users' item schema compiled by fast-json-stringify (`serializerCompiler`), as the native route's response schema is",
     async listen() {
       const { toFastify } = await importRestcanon('fastify.js');
-      const api = createUsersApi(await importRestcanon('index.js'));
+      const { default: fastJson } = await import('fast-json-stringify');
+      const api = createUsersApi(await importRestcanon('index.js'), { serializerCompiler: fastJson });
       return listenFastify((app) => app.register(toFastify(api)));
     },
   },

@@ -24,7 +24,10 @@ export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 export const idSchema = z.coerce.number().int().positive();
 export const userBodySchema = z.object({ name: z.string().min(1).max(100), email: z.string().min(3).max(200) });
 
-/** The JSON Schema of a user, for Fastify's response serializer. */
+/** A user as the API sends it: the users collection's `item`. */
+export const userSchema = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+
+/** The JSON Schema of a user, for Fastify's response serializer (what `userSchema` gives, without its integer bounds). */
 export const USER_JSON_SCHEMA = {
   type: 'object',
   properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' } },
@@ -48,12 +51,13 @@ export function createUser(body) {
  * The restcanon API, from a loaded restcanon (see lib/dist.mjs).
  *
  * @param {any} restcanon the module `dist/index.js`
- * @param {object} [options] more `createApi` options, such as `bodyLimit`
+ * @param {object} [options] more `createApi` options, such as `bodyLimit` or `serializerCompiler`
  */
 export function createUsersApi(restcanon, options = {}) {
   const users = restcanon.collection('users', {
     id: idSchema,
     body: userBodySchema,
+    item: userSchema,
     read: (ctx) => USERS.get(ctx.params.id),
     create: (ctx) => createUser(ctx.body),
   });

@@ -3,7 +3,7 @@ import { METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
 import type { Operation } from './policy.js';
-import type { InferOutput, StandardSchema } from './standard-schema.js';
+import { checkSchema, type InferOutput, type StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
 /**
@@ -130,9 +130,26 @@ export interface EndpointConfig<
   authorize?: Authorize<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>>;
   /** For `create`: the URL of the new item. Defaults to the request path plus the result's `id`. */
   location?: (result: Awaited<Result>, ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => string | undefined;
+  /**
+   * The body of a successful answer. It documents the response in OpenAPI, and with the API's
+   * `serializerCompiler` it becomes this endpoint's compiled JSON serializer. Results are not validated against it.
+   */
+  response?: StandardSchema;
   /** One line for generated documentation. */
   summary?: string;
   handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Result | Promise<Result>;
+}
+
+/**
+ * What a successful answer of an endpoint carries: a value of `schema`, or with `array` (a collection's
+ * list) an array of them.
+ *
+ * @example
+ * const listed: ResponseSchema = { schema: UserSchema, array: true };
+ */
+export interface ResponseSchema {
+  readonly schema: StandardSchema;
+  readonly array: boolean;
 }
 
 /** The context of an endpoint, from its path and schemas. */
@@ -168,6 +185,8 @@ export interface Endpoint {
   /** For `create` without `location`: the template of the new item's URL, filled with the params and the result's `id`. */
   readonly itemPath: string | undefined;
   readonly summary: string | undefined;
+  /** The body of a successful answer, if declared. */
+  readonly response?: ResponseSchema | undefined;
   readonly handle: (ctx: AnyContext) => unknown;
 }
 
@@ -205,6 +224,7 @@ export function endpoint<
   }
   parseTemplate(path);
   if (typeof config?.handle !== 'function') throw new TypeError(`endpoint(${method} ${path}): "handle" must be a function`);
+  checkSchema(config.response, `endpoint(${method} ${path}): "response"`);
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   return defineEndpoint({
     method,
@@ -222,6 +242,7 @@ export function endpoint<
     location: config.location as Endpoint['location'],
     itemPath: operation === 'create' ? `${path}/:id` : undefined,
     summary: config.summary,
+    response: config.response === undefined ? undefined : { schema: config.response, array: false },
     handle: config.handle as Endpoint['handle'],
   });
 }

@@ -9,7 +9,7 @@ import { parseTemplate } from './path.js';
 import type { Api, RouteInfo } from './pipeline.js';
 import type { ERROR_OUTCOMES, Operation, Outcome } from './policy.js';
 import { createRouter } from './router.js';
-import { isStandardSchema, type StandardSchema } from './standard-schema.js';
+import { isStandardSchema, jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 
 /**
  * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), or any other OpenAPI object, as plain data.
@@ -176,7 +176,7 @@ export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenAp
         const schema = endpoint.body === undefined ? {} : book.embed(endpoint.body, `${name}Body`);
         operation.requestBody = { required: endpoint.body !== undefined, content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
       }
-      operation.responses = responsesOf(api, endpoint, factsOf(api, endpoint, path));
+      operation.responses = responsesOf(api, endpoint, factsOf(api, endpoint, path), responseSchema(endpoint, book, `${name}Response`));
       if (schemes !== undefined && endpoint.public) operation.security = [];
       item[method.toLowerCase() as Lowercase<Method>] = operation;
     }
@@ -209,9 +209,17 @@ function factsOf(api: Api, endpoint: Endpoint, template: string): Facts {
   };
 }
 
-function responsesOf(api: Api, endpoint: Endpoint, facts: Facts): Record<string, JsonSchema> {
+/** The schema of a success body, when the endpoint declares one: a list's is an array of its items. */
+function responseSchema(endpoint: Endpoint, book: SchemaBook, name: string): JsonSchema | undefined {
+  const { response } = endpoint;
+  if (response === undefined) return undefined;
+  const schema = book.embed(response.schema, name);
+  return response.array ? { type: 'array', items: schema } : schema;
+}
+
+function responsesOf(api: Api, endpoint: Endpoint, facts: Facts, schema: JsonSchema | undefined): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {};
-  const successContent = Object.fromEntries(api.formats.map((format) => [format.type, {}]));
+  const successContent = Object.fromEntries(api.formats.map((format) => [format.type, schema === undefined ? {} : { schema }]));
   for (const outcome of SUCCESS_RULES[endpoint.operation]) {
     const status = api.policy.decide(outcome);
     if (responses[status] !== undefined) continue;
@@ -285,14 +293,13 @@ function schemaBook(schemas: Record<string, JsonSchema>, fallback: OpenApiOption
 
 /** Standard JSON Schema first (zod 4, arktype 2), then the converter; else a permissive schema. */
 function toJson(schema: StandardSchema, fallback: OpenApiOptions['toJsonSchema']): JsonSchema {
-  const standard = (schema['~standard'] as { jsonSchema?: { input?: (options: { target: string }) => unknown } }).jsonSchema;
-  for (const attempt of [() => standard?.input?.({ target: 'draft-2020-12' }), () => fallback?.(schema)]) {
-    try {
-      const result = attempt();
-      if (isRecord(result)) return result;
-    } catch {
-      // A type JSON Schema cannot express (a Date, a transform): try the next way, then give up politely.
-    }
+  const standard = jsonSchemaOf(schema, 'draft-2020-12');
+  if (standard !== undefined) return standard;
+  try {
+    const converted = fallback?.(schema);
+    if (isRecord(converted)) return converted;
+  } catch {
+    // A type JSON Schema cannot express (a Date, a transform): give up politely.
   }
   return { description: `No JSON Schema could be derived from this ${schema['~standard'].vendor} schema; the server still validates it.` };
 }

@@ -76,6 +76,14 @@ export interface ApiOptions {
   maxDepth?: number;
   /** Response formats in the server's order of preference. Default `[json]`. */
   formats?: readonly Serializer[];
+  /**
+   * Compiles a JSON serializer for each endpoint that declares its response (`response`, or a
+   * collection's `item`), from the JSON Schema (draft-07) of that schema, as Fastify does with route
+   * response schemas: `serializerCompiler: fastJson` with fast-json-stringify.
+   * The compiled function writes that endpoint's JSON answers; an endpoint whose schema has no JSON
+   * Schema keeps `JSON.stringify`.
+   */
+  serializerCompiler?: (schema: Record<string, unknown>) => (value: unknown) => string;
   /** What a path that breaks the naming conventions does at start-up. Default `'error'`. */
   naming?: 'error' | 'warn' | 'off';
   /** Segment names or whole paths the naming check lets through. */

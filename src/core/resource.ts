@@ -4,7 +4,7 @@ import type { Resource } from './pipeline.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
-import type { InferOutput, StandardSchema } from './standard-schema.js';
+import { checkSchema, type InferOutput, type StandardSchema } from './standard-schema.js';
 
 /** The six operations of a collection (CONVENTIONS.md §4.2). */
 export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'update', 'remove'] as const;
@@ -47,6 +47,8 @@ export type OperationDefinition<Ctx, Result> =
       authorize?: Authorize<Ctx>;
       /** One line for generated documentation. */
       summary?: string;
+      /** The body of this operation's success, instead of the collection's `item` (a list in an envelope, say). */
+      response?: StandardSchema;
     };
 
 /**
@@ -73,6 +75,12 @@ export interface CollectionDefinition<
   patch?: PatchSchema;
   /** The query of list. */
   query?: QuerySchema;
+  /**
+   * One item as the API sends it: the body of read, create, replace, update and remove, and list
+   * answers an array of them. It documents the responses in OpenAPI, and with the API's
+   * `serializerCompiler` it becomes their compiled JSON serializer. Results are not validated against it.
+   */
+  item?: StandardSchema;
   /** The name of this collection's id in its children's paths. Default: singular name plus `Id`. */
   param?: Param;
   /** Operations reachable without a principal: `true` for all, or a list. */
@@ -199,7 +207,9 @@ function checkDefinition(name: string, definition: Level['definition']): void {
     if (declared !== undefined && typeof declared !== 'function' && typeof (declared as { handle?: unknown }).handle !== 'function') {
       throw new TypeError(`collection("${name}"): "${operation}" must be a function or an object with a "handle" function`);
     }
+    checkSchema(typeof declared === 'object' ? declared.response : undefined, `collection("${name}"): the "response" of "${operation}"`);
   }
+  checkSchema(definition.item, `collection("${name}"): "item"`);
   if (definition.owner !== undefined && definition.read === undefined) {
     throw new TypeError(`collection("${name}"): "owner" needs "read", which loads an item so its owner can be checked before any change`);
   }
@@ -265,6 +275,8 @@ function toEndpoint(
     location: undefined,
     itemPath: operation === 'create' ? itemPath : undefined,
     summary: options.summary,
+    // An operation's own response schema, or the collection's item (list: an array of them).
+    response: options.response !== undefined ? { schema: options.response, array: false } : definition.item && { schema: definition.item, array: operation === 'list' },
     handle: options.handle,
   });
 }

@@ -21,6 +21,7 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single } from './request.js';
+import { jsonSchemaOf } from './standard-schema.js';
 import { invalidInput, partValidator, type PartResult, type PartSchema } from './validation.js';
 
 /**
@@ -40,6 +41,8 @@ export interface Compiled {
   itemTemplate: string | undefined;
   bodyRules: BodyRules | undefined;
   steps: readonly Step[];
+  /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
+  stringify: ((value: unknown) => string) | undefined;
 }
 
 /** What every request of an API reads: its options, checked and with their defaults. */
@@ -55,6 +58,7 @@ interface Settings {
   vary: boolean;
   report: (error: unknown, info: ErrorInfo) => void;
   timeout: number | undefined;
+  serializerCompiler: ApiOptions['serializerCompiler'];
 }
 
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
@@ -91,6 +95,7 @@ export function createRuntime(options: ApiOptions): Runtime {
     vary: formats.length > 1,
     report,
     timeout: options.timeout === undefined ? undefined : checkLimit('timeout', options.timeout, 0),
+    serializerCompiler: options.serializerCompiler,
   };
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
@@ -174,7 +179,26 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     };
   }
   const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
-  return { endpoint, template, itemTemplate, bodyRules, steps: stepsOf(endpoint, bodyRules, settings) };
+  return { endpoint, template, itemTemplate, bodyRules, steps: stepsOf(endpoint, bodyRules, settings), stringify: compileStringify(endpoint, settings) };
+}
+
+/**
+ * The endpoint's JSON serializer from its response schema, when the API has a `serializerCompiler`
+ * and the schema a JSON Schema. A list's items are written one by one and joined: the compiler gets
+ * the item's own schema, where a reference to the root (a recursive item) still means the item.
+ */
+function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['stringify'] {
+  const { response } = endpoint;
+  const schema = response === undefined || settings.serializerCompiler === undefined ? undefined : jsonSchemaOf(response.schema, 'draft-07');
+  if (schema === undefined) return undefined;
+  let item: (value: unknown) => string;
+  try {
+    item = settings.serializerCompiler!(schema);
+  } catch (error) {
+    throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
+  }
+  if (!response!.array) return item;
+  return (value) => (Array.isArray(value) ? `[${value.map((entry) => item(entry)).join(',')}]` : (json.serialize(value) as string));
 }
 
 /** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
@@ -430,8 +454,9 @@ function succeed(exchange: Exchange): ApiResponse {
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
-  const payload = exchange.format.serialize(body);
-  headers['content-type'] = exchange.format.contentType;
+  const { format } = exchange;
+  const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
+  headers['content-type'] = format.contentType;
   return { status, headers, body, payload };
 }
 

@@ -44,6 +44,34 @@ export interface StandardSchema<Input = unknown, Output = Input> {
 export type InferOutput<Schema> = Schema extends StandardSchema<unknown, infer Output> ? Output : unknown;
 
 /**
+ * The JSON Schema of the values a schema accepts, through Standard JSON Schema (`~standard.jsonSchema`,
+ * which recent zod 4 releases, arktype 2.1.28+ and valibot's `toStandardJsonSchema` implement). Undefined when the
+ * schema has no such interface or its type has no JSON Schema (a `Date`, a transform).
+ *
+ * @example
+ * jsonSchemaOf(z.object({ id: z.number() }), 'draft-07'); // { $schema: ..., type: 'object', properties: { id: { type: 'number' } }, ... }
+ */
+export function jsonSchemaOf(schema: StandardSchema, target: 'draft-07' | 'draft-2020-12'): Record<string, unknown> | undefined {
+  try {
+    const converted = (schema['~standard'] as { jsonSchema?: { input?: (options: { target: string }) => unknown } }).jsonSchema?.input?.({ target });
+    return typeof converted === 'object' && converted !== null && !Array.isArray(converted) ? (converted as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Throws a `TypeError` naming `what` unless the value is undefined or a Standard Schema: a JSON
+ * Schema passed by mistake fails where it is declared.
+ *
+ * @example
+ * checkSchema(config.response, 'endpoint(GET /me): "response"');
+ */
+export function checkSchema(value: unknown, what: string): void {
+  if (value !== undefined && !isStandardSchema(value)) throw new TypeError(`${what} must be a Standard Schema, such as a zod schema`);
+}
+
+/**
  * Whether a value implements Standard Schema v1.
  *
  * @example

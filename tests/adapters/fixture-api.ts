@@ -1,8 +1,10 @@
 /**
  * The users/orders API that every adapter serves in the conformance suite: a users collection with zod
- * bodies and numeric ids, nested orders with ownership, bearer tokens, a public health check, a handler that
- * fails with a secret, and a body limit small enough to test 413 cheaply.
+ * bodies and numeric ids, nested orders with ownership (written by a serializer compiled from their
+ * item schema), bearer tokens, a public health check, a handler that fails with a secret, and a body
+ * limit small enough to test 413 cheaply.
  */
+import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
 import { collection, createApi, endpoint, UnauthorizedError, type Api, type ApiRequest, type Context, type Endpoint } from '../../src/index.js';
 
@@ -35,12 +37,16 @@ export interface Order {
   userId: number;
   item: string;
   quantity: number;
+  /** Kept by the store, never sent: the orders' `item` schema, compiled by fast-json-stringify, leaves it out. */
+  warehouseNote?: string;
 }
 
 const NewUser = z.object({ name: z.string().min(1), email: z.email() });
 const UserPatch = NewUser.partial();
 const NewOrder = z.object({ item: z.string().min(1), quantity: z.number().int().positive() });
 const Id = z.coerce.number().int().positive();
+/** An order as the API sends it. */
+const OrderItem = z.object({ id: z.number().int(), userId: z.number().int(), item: z.string(), quantity: z.number().int() });
 
 /** An in-memory store: alice is user 1 with order 1, bob is user 2 with order 2. */
 export class Store {
@@ -60,8 +66,8 @@ export class Store {
     this.nextOrderId = 3;
     this.users.set(1, { id: 1, name: 'Alice', email: 'alice@example.com' });
     this.users.set(2, { id: 2, name: 'Bob', email: 'bob@example.com' });
-    this.orders.set(1, { id: 1, userId: 1, item: 'book', quantity: 1 });
-    this.orders.set(2, { id: 2, userId: 2, item: 'lamp', quantity: 2 });
+    this.orders.set(1, { id: 1, userId: 1, item: 'book', quantity: 1, warehouseNote: 'shelf 4' });
+    this.orders.set(2, { id: 2, userId: 2, item: 'lamp', quantity: 2, warehouseNote: 'fragile' });
   }
 }
 
@@ -125,6 +131,7 @@ export function createResources(store: Store) {
   users.collection('orders', {
     id: Id,
     body: NewOrder,
+    item: OrderItem,
     authorize: ownsUser,
     list: (ctx) => [...store.orders.values()].filter((order) => order.userId === ctx.params.userId),
     read: (ctx) => {
@@ -176,6 +183,7 @@ export function createFixture(options: { basePath?: string } = {}): Fixture {
     endpoints: [endpoints.readHealth, endpoints.readReports],
     authenticate,
     bodyLimit: BODY_LIMIT,
+    serializerCompiler: fastJson,
     onError: (error) => errors.push(error),
   });
   return { api, store, endpoints, errors };

@@ -73,6 +73,13 @@ describe('router', () => {
     expect(router.find('/%75sers/7')?.params).toEqual({ id: '7' });
   });
 
+  it('decodes an escape met after a static branch was taken, and still backtracks to the param', () => {
+    // `me` matches the static segment first; the escape in `ord%65rs` comes after it, and only the param branch has `orders`.
+    expect(router.find('/users/me/ord%65rs')).toMatchObject({ route: { template: '/users/:userId/orders' }, params: { userId: 'me' } });
+    expect(router.find('/users/me/s%65ttings')).toMatchObject({ route: { template: '/users/me/settings' }, params: {} });
+    expect(router.find('/users/7/orders/%37')?.params).toEqual({ userId: '7', id: '7' });
+  });
+
   it('answers a malformed escape with a 400, not a crash', () => {
     let thrown: unknown;
     try {
