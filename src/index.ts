@@ -34,7 +34,7 @@ export {
 } from './core/policy.js';
 export { buildPath, joinPaths, parseTemplate, type PathParams, type TemplateSegment } from './core/path.js';
 export { createRouter, Router, type Route, type RouteMatch } from './core/router.js';
-export { isStandardSchema, type InferOutput, type StandardSchema, type StandardIssue, type StandardResult } from './core/standard-schema.js';
+export { isStandardSchema, type InferInput, type InferOutput, type StandardSchema, type StandardIssue, type StandardResult } from './core/standard-schema.js';
 export { validatePart, toPointer, type PartSchema, type PartResult } from './core/validation.js';
 export { json, text, negotiate, type Serializer } from './core/formats.js';
 export { parseMediaType, type RawBody, type MediaType } from './core/body.js';
@@ -52,7 +52,9 @@ export {
   type Principal,
   type QueryRecord,
   type Register,
+  type ResponseSchema,
   type ResultFilter,
+  type ResultOf,
 } from './core/endpoint.js';
 export {
   collection,

@@ -3,7 +3,7 @@ import { METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
 import type { Operation } from './policy.js';
-import { checkSchema, type InferOutput, type StandardSchema } from './standard-schema.js';
+import { checkSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
 /**
@@ -115,6 +115,7 @@ export interface EndpointConfig<
   BodySchema extends StandardSchema | undefined = undefined,
   IsPublic extends boolean = false,
   Result = unknown,
+  Response extends StandardSchema | undefined = undefined,
 > {
   /** What the endpoint does; decides its success status. Defaults from the method: GET read, POST submit, PUT replace, PATCH update, DELETE remove. */
   operation?: Operation;
@@ -134,11 +135,17 @@ export interface EndpointConfig<
    * The body of a successful answer. It documents the response in OpenAPI, and with the API's
    * `serializerCompiler` it becomes this endpoint's compiled JSON serializer. Results are not validated against it.
    */
-  response?: StandardSchema;
+  response?: Response;
   /** One line for generated documentation. */
   summary?: string;
   handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Result | Promise<Result>;
 }
+
+/**
+ * What a handler may return when its endpoint declares a response schema: what the schema accepts,
+ * or nothing (a 404 for an item, an empty answer otherwise). Anything without one.
+ */
+export type ResultOf<Response> = Response extends StandardSchema ? InferInput<Response> | undefined | null : unknown;
 
 /**
  * What a successful answer of an endpoint carries: a value of `schema`, or with `array` (a collection's
@@ -217,8 +224,9 @@ export function endpoint<
   HeadersSchema extends StandardSchema | undefined = undefined,
   BodySchema extends StandardSchema | undefined = undefined,
   IsPublic extends boolean = false,
-  Result = unknown,
->(method: Method, path: Path, config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result>): Endpoint {
+  Response extends StandardSchema | undefined = undefined,
+  Result extends ResultOf<Response> = ResultOf<Response>,
+>(method: Method, path: Path, config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response>): Endpoint {
   if (!(METHODS as readonly string[]).includes(method)) {
     throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
   }

@@ -1,10 +1,10 @@
-import type { AnyContext, Authorize, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter } from './endpoint.js';
+import type { AnyContext, Authorize, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter, ResultOf } from './endpoint.js';
 import { defineEndpoint } from './endpoint.js';
 import type { Resource } from './pipeline.js';
 import { ForbiddenError, NotFoundError } from './errors.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
-import { checkSchema, type InferOutput, type StandardSchema } from './standard-schema.js';
+import { checkSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 
 /** The six operations of a collection (CONVENTIONS.md §4.2). */
 export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'update', 'remove'] as const;
@@ -36,20 +36,31 @@ type Awaitable<T> = T | Promise<T>;
  */
 export type ChildParam<Name extends string> = Name extends `${infer Stem}ies` ? `${Stem}yId` : Name extends `${infer Stem}s` ? `${Stem}Id` : `${Name}Id`;
 
-/** An operation as a bare handler, or with its own access rules. */
+/** The options of an operation besides its handler. */
+interface OperationOptions<Ctx> {
+  /** Reachable without a principal. */
+  public?: boolean;
+  /** A rule for this operation only, on top of the API's and the collection's. */
+  authorize?: Authorize<Ctx>;
+  /** One line for generated documentation. */
+  summary?: string;
+}
+
+/**
+ * An operation as a bare handler, or with its own access rules. Its result is checked against the
+ * collection's `item`, unless the operation declares its own `response` (a list in an envelope, say).
+ */
 export type OperationDefinition<Ctx, Result> =
   | ((ctx: Ctx) => Awaitable<Result>)
-  | {
-      handle: (ctx: Ctx) => Awaitable<Result>;
-      /** Reachable without a principal. */
-      public?: boolean;
-      /** A rule for this operation only, on top of the API's and the collection's. */
-      authorize?: Authorize<Ctx>;
-      /** One line for generated documentation. */
-      summary?: string;
-      /** The body of this operation's success, instead of the collection's `item` (a list in an envelope, say). */
-      response?: StandardSchema;
-    };
+  | (OperationOptions<Ctx> & { handle: (ctx: Ctx) => Awaitable<Result>; response?: undefined })
+  | (OperationOptions<Ctx> & {
+      handle: (ctx: Ctx) => Awaitable<unknown>;
+      /** The body of this operation's success, instead of the collection's `item`. */
+      response: StandardSchema;
+    });
+
+/** What list may return with an item schema: an array of what the schema accepts. */
+type ListResult<ItemSchema> = ItemSchema extends StandardSchema ? readonly InferInput<ItemSchema>[] : unknown;
 
 /**
  * A collection's definition: schemas, access rules, and any of the six operations. Only the
@@ -66,6 +77,7 @@ export interface CollectionDefinition<
   QuerySchema extends StandardSchema | undefined = undefined,
   Param extends string = string,
   Item = unknown,
+  ItemSchema extends StandardSchema | undefined = undefined,
 > {
   /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
   id?: IdSchema;
@@ -80,7 +92,7 @@ export interface CollectionDefinition<
    * answers an array of them. It documents the responses in OpenAPI, and with the API's
    * `serializerCompiler` it becomes their compiled JSON serializer. Results are not validated against it.
    */
-  item?: StandardSchema;
+  item?: ItemSchema;
   /** The name of this collection's id in its children's paths. Default: singular name plus `Id`. */
   param?: Param;
   /** Operations reachable without a principal: `true` for all, or a list. */
@@ -93,12 +105,13 @@ export interface CollectionDefinition<
    * such items (and reports them to `onError`); children check every ancestor.
    */
   owner?: (item: Item, principal: Principal) => boolean;
-  list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, unknown>;
-  read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, unknown>;
-  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, unknown>;
-  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, unknown>;
-  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<PatchSchema, unknown>>, unknown>;
-  remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, unknown>;
+  list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, ListResult<ItemSchema>>;
+  read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
+  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;
+  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;
+  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<PatchSchema, unknown>>, ResultOf<ItemSchema>>;
+  /** `true` answers the policy's empty status; an item answers with it. */
+  remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
 }
 
 /** The params of an item: the ancestors' and its own `id`. */
@@ -131,16 +144,17 @@ export interface Collection<ParentParams = {}> extends Resource {
     QuerySchema extends StandardSchema | undefined = undefined,
     const Param extends string = ChildParam<Name>,
     Item = any,
+    ItemSchema extends StandardSchema | undefined = undefined,
   >(
     name: Name,
-    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item>,
+    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema>,
   ): Collection<ChildParams<ParentParams, IdSchema, Param>>;
 }
 
 interface Level {
   name: string;
   param: string;
-  definition: CollectionDefinition<any, any, any, any, any, string, any>;
+  definition: CollectionDefinition<any, any, any, any, any, string, any, any>;
   /** Param values of every ancestor level, under their names, plus this level's `id`. */
   readHandler: ((ctx: AnyContext) => unknown) | undefined;
 }
@@ -167,7 +181,8 @@ export function collection<
   QuerySchema extends StandardSchema | undefined = undefined,
   const Param extends string = ChildParam<Name>,
   Item = any,
->(name: Name, definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item>): Collection<ChildParams<{}, IdSchema, Param>> {
+  ItemSchema extends StandardSchema | undefined = undefined,
+>(name: Name, definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema>): Collection<ChildParams<{}, IdSchema, Param>> {
   return build([], name, definition as Level['definition']);
 }
 

@@ -44,6 +44,14 @@ export interface StandardSchema<Input = unknown, Output = Input> {
 export type InferOutput<Schema> = Schema extends StandardSchema<unknown, infer Output> ? Output : unknown;
 
 /**
+ * The type a schema accepts.
+ *
+ * @example
+ * type NewUser = InferInput<typeof NewUserSchema>;
+ */
+export type InferInput<Schema> = Schema extends StandardSchema<infer Input, unknown> ? Input : unknown;
+
+/**
  * The JSON Schema of the values a schema accepts, through Standard JSON Schema (`~standard.jsonSchema`,
  * which recent zod 4 releases, arktype 2.1.28+ and valibot's `toStandardJsonSchema` implement). Undefined when the
  * schema has no such interface or its type has no JSON Schema (a `Date`, a transform).

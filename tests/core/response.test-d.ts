@@ -1,0 +1,58 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { collection, endpoint, type InferInput } from '../../src/index.js';
+
+const User = z.object({ id: z.number(), name: z.string() });
+type User = InferInput<typeof User>;
+
+describe('results are checked against response schemas', () => {
+  it('endpoint(): a result the response schema accepts, or nothing', () => {
+    endpoint('GET', '/me', { response: User, handle: () => ({ id: 1, name: 'Ada' }) });
+    endpoint('GET', '/me', { response: User, handle: async () => (Math.random() > 0.5 ? { id: 1, name: 'Ada', extra: true } : undefined) });
+    // @ts-expect-error: name is missing
+    endpoint('GET', '/me', { response: User, handle: () => ({ id: 1 }) });
+    // @ts-expect-error: an async handler is checked too
+    endpoint('GET', '/me', { response: User, handle: async () => ({ id: '1', name: 'Ada' }) });
+    // Without a response schema, anything goes.
+    endpoint('GET', '/me', { handle: () => 42 });
+  });
+
+  it('the schema input is what a handler returns: a transform takes what it parses', () => {
+    const Stamp = z.object({ at: z.string().transform((text) => new Date(text)) });
+    expectTypeOf<InferInput<typeof Stamp>>().toEqualTypeOf<{ at: string }>();
+    endpoint('GET', '/stamp', { response: Stamp, handle: () => ({ at: '2026-11-21' }) });
+  });
+
+  it("collection(): item operations return an item or nothing, list an array of items, remove may return true", () => {
+    const users = collection('users', {
+      item: User,
+      list: () => [{ id: 1, name: 'Ada' }],
+      read: (ctx) => (ctx.params.id === '1' ? { id: 1, name: 'Ada' } : undefined),
+      create: async () => ({ id: 2, name: 'Lin' }),
+      remove: () => true,
+    });
+    collection('users', {
+      item: User,
+      // @ts-expect-error: list returns an array of items
+      list: () => ({ id: 1, name: 'Ada' }),
+    });
+    collection('users', {
+      item: User,
+      // @ts-expect-error: an item has a numeric id
+      read: () => ({ id: 'one', name: 'Ada' }),
+    });
+    // A nested collection's item is checked the same way.
+    users.collection('orders', {
+      item: z.object({ id: z.number(), total: z.number() }),
+      // @ts-expect-error: total is missing
+      read: () => ({ id: 1 }),
+    });
+  });
+
+  it("an operation's own response replaces the item, as its result type", () => {
+    collection('users', {
+      item: User,
+      list: { response: z.object({ items: z.array(User) }), handle: (): { items: User[] } => ({ items: [] }) },
+    });
+  });
+});
