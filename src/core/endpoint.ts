@@ -132,8 +132,9 @@ export interface EndpointConfig<
   /** For `create`: the URL of the new item. Defaults to the request path plus the result's `id`. */
   location?: (result: Awaited<Result>, ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => string | undefined;
   /**
-   * The body of a successful answer. It documents the response in OpenAPI, and with the API's
-   * `serializerCompiler` it becomes this endpoint's compiled JSON serializer. Results are not validated against it.
+   * The body of a successful answer. It documents the response in OpenAPI, types what `handle` may
+   * return, and with the API's `serializerCompiler` becomes this endpoint's compiled JSON
+   * serializer. Results are not validated against it at run time.
    */
   response?: Response;
   /** One line for generated documentation. */

@@ -78,10 +78,10 @@ export interface ApiOptions {
   formats?: readonly Serializer[];
   /**
    * Compiles a JSON serializer for each endpoint that declares its response (`response`, or a
-   * collection's `item`), from the JSON Schema (draft-07) of that schema, as Fastify does with route
-   * response schemas: `serializerCompiler: fastJson` with fast-json-stringify.
-   * The compiled function writes that endpoint's JSON answers; an endpoint whose schema has no JSON
-   * Schema keeps `JSON.stringify`.
+   * collection's `item`) from that schema's JSON Schema (draft-07), as Fastify does with route
+   * response schemas: `serializerCompiler: fastJson` with fast-json-stringify. The compiled function
+   * writes the endpoint's JSON answers (a list's items one by one); an endpoint whose schema has no
+   * JSON Schema keeps `JSON.stringify`.
    */
   serializerCompiler?: (schema: Record<string, unknown>) => (value: unknown) => string;
   /** What a path that breaks the naming conventions does at start-up. Default `'error'`. */

@@ -89,8 +89,9 @@ export interface CollectionDefinition<
   query?: QuerySchema;
   /**
    * One item as the API sends it: the body of read, create, replace, update and remove, and list
-   * answers an array of them. It documents the responses in OpenAPI, and with the API's
-   * `serializerCompiler` it becomes their compiled JSON serializer. Results are not validated against it.
+   * answers an array of them. It documents the responses in OpenAPI, types what the operations may
+   * return, and with the API's `serializerCompiler` becomes their compiled JSON serializer. Results
+   * are not validated against it at run time.
    */
   item?: ItemSchema;
   /** The name of this collection's id in its children's paths. Default: singular name plus `Id`. */
@@ -110,7 +111,7 @@ export interface CollectionDefinition<
   create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;
   replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;
   update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<PatchSchema, unknown>>, ResultOf<ItemSchema>>;
-  /** `true` answers the policy's empty status; an item answers with it. */
+  /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
   remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
 }
 

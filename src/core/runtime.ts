@@ -189,15 +189,17 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
  */
 function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['stringify'] {
   const { response } = endpoint;
-  const schema = response === undefined || settings.serializerCompiler === undefined ? undefined : jsonSchemaOf(response.schema, 'draft-07');
+  const compiler = settings.serializerCompiler;
+  if (response === undefined || compiler === undefined) return undefined;
+  const schema = jsonSchemaOf(response.schema, 'draft-07');
   if (schema === undefined) return undefined;
   let item: (value: unknown) => string;
   try {
-    item = settings.serializerCompiler!(schema);
+    item = compiler(schema);
   } catch (error) {
     throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
-  if (!response!.array) return item;
+  if (!response.array) return item;
   return (value) => (Array.isArray(value) ? `[${value.map((entry) => item(entry)).join(',')}]` : (json.serialize(value) as string));
 }
 
