@@ -200,7 +200,11 @@ function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['str
     throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
   if (!response.array) return item;
-  return (value) => (Array.isArray(value) ? `[${value.map((entry) => item(entry)).join(',')}]` : (json.serialize(value) as string));
+  return (value) => {
+    // As for any result the compiled serializer refuses: a masked 500, never a body the schema does not describe.
+    if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
+    return `[${value.map((entry) => item(entry)).join(',')}]`;
+  };
 }
 
 /** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */

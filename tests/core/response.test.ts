@@ -57,11 +57,17 @@ describe('a collection item schema with a serializer compiler', () => {
     }
   });
 
-  it('a list whose handler returns no array is written by JSON.stringify', async () => {
+  it('a list whose handler returns no array is a masked 500, not a body the schema does not describe', async () => {
+    const errors: unknown[] = [];
     // @ts-expect-error: list should return an array of items (the type check says so too)
     const users = collection('users', { item: User, list: () => ({ id: 1, name: 'Ada', passwordHash: 'x1' }) });
-    const api = createApi({ serializerCompiler: compiler, resources: [users] });
-    expect((await get(api, '/users')).payload).toBe('{"id":1,"name":"Ada","passwordHash":"x1"}');
+    const api = createApi({ serializerCompiler: compiler, resources: [users], onError: (error) => errors.push(error) });
+    const response = await get(api, '/users');
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.body).toMatchObject({ title: 'Internal Server Error', status: 500 });
+    expect(String(response.payload)).not.toContain('x1');
+    expect(String(errors[0])).toBe('TypeError: The result of GET /users is not the array its item schema needs');
   });
 
   it('without a compiler, the item schema changes nothing on the wire', async () => {
