@@ -105,7 +105,7 @@ export interface CollectionDefinition<
    * the item through `read` first and answer 403 for someone else's (before any change); list drops
    * such items (and reports them to `onError`); children check every ancestor.
    */
-  owner?: (item: Item, principal: Principal) => boolean;
+  owner?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item, principal: Principal) => boolean;
   list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, ListResult<ItemSchema>>;
   read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
   create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;

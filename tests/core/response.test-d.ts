@@ -49,6 +49,17 @@ describe('results are checked against response schemas', () => {
     });
   });
 
+  it('owner sees the item as the item schema gives it', () => {
+    collection('users', {
+      item: User,
+      owner: (user, principal) => {
+        expectTypeOf(user).toEqualTypeOf<User>();
+        return user.id === (principal as { id: number }).id;
+      },
+      read: () => ({ id: 1, name: 'Ada' }),
+    });
+  });
+
   it("an operation's own response replaces the item, as its result type", () => {
     collection('users', {
       item: User,
