@@ -28,10 +28,12 @@ interface MutableRoute<T> {
   paramNames: string[];
   handlers: Partial<Record<string, T>>;
   allow: string;
-  buildParams: (values: readonly string[]) => Record<string, string>;
   /** For a route without params: its one match, frozen, returned by every find. */
   staticMatch: RouteMatch<T> | undefined;
 }
+
+/** `find` for paths without `%`, generated from the tree. */
+type Matcher<T> = (path: string) => RouteMatch<T> | undefined;
 
 interface Node<T> {
   /** Static children as parallel arrays: matched in place in the path, without copying a segment. */
@@ -43,6 +45,12 @@ interface Node<T> {
 
 const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const SLASH = 47;
+/**
+ * The largest matcher generated, in characters of source (the 26 routes of the REST table in the
+ * router benchmark take about 6,000). V8 spends about 15 ms per 1,000 optimizing it, once, off the
+ * main thread; a table that needs more is served by the walk.
+ */
+const MAX_MATCHER_SOURCE = 16_000;
 
 function newNode<T>(): Node<T> {
   return { staticKeys: [], staticNodes: [], param: undefined, route: undefined };
@@ -73,6 +81,8 @@ export class Router<T> {
    * and calls no user code, so one array serves every lookup, and a request allocates none.
    */
   private readonly values: string[] = [];
+  /** Built by the first `find` after an `add`; false where code generation is not allowed. */
+  private matcher: Matcher<T> | false | undefined;
 
   /** Adds a handler for a method and template. The same method and template twice throws. */
   add(method: string, template: string, handler: T): void {
@@ -97,7 +107,7 @@ export class Router<T> {
     while (this.values.length < paramNames.length) this.values.push('');
     let route = node.route;
     if (route === undefined) {
-      route = { template, paramNames, handlers: Object.create(null) as Partial<Record<string, T>>, allow: '', buildParams: paramsBuilder(paramNames), staticMatch: undefined };
+      route = { template, paramNames, handlers: Object.create(null) as Partial<Record<string, T>>, allow: '', staticMatch: undefined };
       node.route = route;
       this.routes.push(route);
       if (paramNames.length === 0) {
@@ -108,6 +118,7 @@ export class Router<T> {
           this.staticLengths[key.length] = true;
         }
       }
+      this.matcher = undefined;
     } else if (route.paramNames.join('/') !== paramNames.join('/')) {
       throw new TypeError(`Route ${template} names its params differently from ${route.template}; use the same names for the same path`);
     }
@@ -126,11 +137,16 @@ export class Router<T> {
       if (fixed !== undefined) return fixed.staticMatch;
     }
     if (path.charCodeAt(0) !== SLASH) return undefined;
+    if (this.matcher === undefined) this.matcher = compileMatcher(this.root);
+    if (this.matcher !== false && !path.includes('%')) return this.matcher(path);
     const values = this.values;
-    const route = path.includes('%') ? walkEscaped(this.root, path, 1, values, 0) : walk(this.root, path, 1, values, 0);
+    const route = walk(this.root, path, 1, values, 0);
     if (route === undefined) return undefined;
+    if (route.staticMatch !== undefined) return route.staticMatch;
     // A branch that dead-ended may have written slots too, but the path that found the route wrote its own last.
-    return route.staticMatch ?? { route, params: route.buildParams(values) };
+    const params: Record<string, string> = {};
+    route.paramNames.forEach((name, index) => (params[name] = values[index]!));
+    return { route, params };
   }
 
   /** Every route, in the order they were first added. */
@@ -149,31 +165,64 @@ export function createRouter<T>(): Router<T> {
   return new Router<T>();
 }
 
-/** The common case: no escapes, so segments are compared where they sit in the path. */
-function walk<T>(node: Node<T>, path: string, start: number, values: string[], depth: number): MutableRoute<T> | undefined {
-  if (start >= path.length) return node.route;
-  let end = path.indexOf('/', start);
-  if (end === -1) end = path.length;
-  const length = end - start;
-  const keys = node.staticKeys;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (key.length === length && path.startsWith(key, start)) {
-      const found = walk(node.staticNodes[index]!, path, end + 1, values, depth);
-      if (found !== undefined) return found;
-      break;
+/**
+ * The tree as one generated function, for paths without `%`. Each node is a test per static child
+ * and one for its param child, so a static branch that dead-ends falls through to the param, as the
+ * walk does. A static segment is compared char by char where it sits in the path. A captured segment
+ * is sliced only once its route is found, into a params literal of one fixed shape per route. Paths
+ * of static routes never get here (`find` looks them up first). Returns false where code generation
+ * is not allowed (a strict CSP, some edge runtimes), or for a tree too large to be worth compiling:
+ * the walk then serves every path.
+ *
+ * @example
+ * // For /users/:id and /users/:userId/orders (line breaks added):
+ * // const s0 = 1;
+ * // let e0 = p.indexOf("/", s0); if (e0 < 0) e0 = p.length;
+ * // if (e0 - s0 === 5 && p.charCodeAt(s0 + 0) === 117 && ... && p.charCodeAt(s0 + 4) === 115) { const s1 = e0 + 1;
+ * //   let e1 = p.indexOf("/", s1); if (e1 < 0) e1 = p.length;
+ * //   if (e1 > s1) { const s2 = e1 + 1;
+ * //     if (s2 >= p.length) return { route: r[0], params: { "id": p.slice(s1, e1) } };
+ * //     let e2 = p.indexOf("/", s2); if (e2 < 0) e2 = p.length;
+ * //     if (e2 - s2 === 6 && p.charCodeAt(s2 + 0) === 111 && ...) { const s3 = e2 + 1;
+ * //       if (s3 >= p.length) return { route: r[1], params: { "userId": p.slice(s1, e1) } }; } } }
+ */
+function compileMatcher<T>(root: Node<T>): Matcher<T> | false {
+  const routes: MutableRoute<T>[] = [];
+  const emit = (node: Node<T>, depth: number, captured: readonly string[]): string => {
+    const start = `s${depth}`;
+    const end = `e${depth}`;
+    const next = `const s${depth + 1} = ${end} + 1;\n`;
+    const keys = node.staticKeys;
+    let code = '';
+    if (node.route !== undefined && node.route.staticMatch === undefined) {
+      const params = node.route.paramNames.map((name, index) => `${JSON.stringify(name)}: p.slice(${captured[index]})`);
+      code += `if (${start} >= p.length) return { route: r[${routes.push(node.route) - 1}], params: { ${params.join(', ')} } };\n`;
     }
+    if (keys.length === 0 && node.param === undefined) return code;
+    code += `let ${end} = p.indexOf("/", ${start}); if (${end} < 0) ${end} = p.length;\n`;
+    keys.forEach((key, index) => {
+      const chars = Array.from({ length: key.length }, (_, at) => ` && p.charCodeAt(${start} + ${at}) === ${key.charCodeAt(at)}`);
+      code += `if (${end} - ${start} === ${key.length}${chars.join('')}) { ${next}${emit(node.staticNodes[index]!, depth + 1, captured)}}\n`;
+    });
+    if (node.param !== undefined) {
+      code += `if (${end} > ${start}) { ${next}${emit(node.param, depth + 1, [...captured, `${start}, ${end}`])}}\n`;
+    }
+    return code;
+  };
+  const tree = emit(root, 0, []);
+  if (tree.length > MAX_MATCHER_SOURCE) return false;
+  try {
+    return new Function('r', `return (p) => {\nconst s0 = 1;\n${tree}}`)(routes) as Matcher<T>;
+  } catch {
+    return false;
   }
-  if (node.param !== undefined && length > 0) {
-    values[depth] = path.slice(start, end);
-    const found = walk(node.param, path, end + 1, values, depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
-/** A path with `%`: each segment is decoded exactly once, before it is compared or captured. */
-function walkEscaped<T>(node: Node<T>, path: string, start: number, values: string[], depth: number): MutableRoute<T> | undefined {
+/**
+ * Walks the tree a segment at a time, for a path with `%` or where no matcher could be generated.
+ * Each segment is decoded exactly once, before it is compared or captured.
+ */
+function walk<T>(node: Node<T>, path: string, start: number, values: string[], depth: number): MutableRoute<T> | undefined {
   if (start >= path.length) return node.route;
   let end = path.indexOf('/', start);
   if (end === -1) end = path.length;
@@ -181,34 +230,15 @@ function walkEscaped<T>(node: Node<T>, path: string, start: number, values: stri
   const segment = raw.includes('%') ? decodeSegment(raw) : raw;
   const index = node.staticKeys.indexOf(segment);
   if (index !== -1) {
-    const found = walkEscaped(node.staticNodes[index]!, path, end + 1, values, depth);
+    const found = walk(node.staticNodes[index]!, path, end + 1, values, depth);
     if (found !== undefined) return found;
   }
   if (node.param !== undefined && segment !== '') {
     values[depth] = segment;
-    const found = walkEscaped(node.param, path, end + 1, values, depth + 1);
+    const found = walk(node.param, path, end + 1, values, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
-}
-
-/**
- * A function that builds one route's params object from the captured values. Generated code gives
- * every route's objects one fixed shape, which V8 handles much faster than a loop that assigns
- * property names that differ from route to route (find-my-way does the same). Where code generation
- * is not allowed (a strict CSP, some edge runtimes), the loop is the fallback.
- */
-function paramsBuilder(names: readonly string[]): (values: readonly string[]) => Record<string, string> {
-  try {
-    // Param names are identifiers checked by parseTemplate, so they are safe to write into code.
-    return new Function('v', `return { ${names.map((name, index) => `${JSON.stringify(name)}: v[${index}]`).join(', ')} };`) as (values: readonly string[]) => Record<string, string>;
-  } catch {
-    return (values) => {
-      const params: Record<string, string> = {};
-      for (let index = 0; index < names.length; index++) params[names[index]!] = values[index]!;
-      return params;
-    };
-  }
 }
 
 function decodeSegment(raw: string): string {

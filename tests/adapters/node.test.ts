@@ -1,11 +1,17 @@
+import { execFile } from 'node:child_process';
 import http from 'node:http';
 import http2 from 'node:http2';
 import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeHandler, toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
 import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
+
+const run = promisify(execFile);
 
 runAdapterSuite('node', (api) => listen(http.createServer(toNodeListener(api))), { prefix: 'basePath' });
 
@@ -257,5 +263,50 @@ describe('nodeHandler', () => {
     const text = await response.text();
     expect(text).not.toContain(SECRET);
     expect(JSON.parse(text).instance).toMatch(/^urn:uuid:/);
+  });
+});
+
+// Where code generation from strings is refused (a strict CSP, some edge runtimes), the router cannot
+// generate its matcher and walks its tree instead. This runs the built package in a Node process
+// started with --disallow-code-generation-from-strings, where `new Function` really throws.
+describe('without code generation from strings', () => {
+  it('routes static, param and nested paths, and answers 404 and 405 as usual', async () => {
+    const dist = (file: string) => JSON.stringify(pathToFileURL(path.resolve(`dist/${file}`)).href);
+    const script = `
+      import http from 'node:http';
+      import { collection, createApi, endpoint } from ${dist('index.js')};
+      import { toNodeListener } from ${dist('node.js')};
+      let refused = false;
+      try { new Function('return 1'); } catch (error) { refused = error instanceof EvalError; }
+      const users = collection('users', { read: (ctx) => ({ id: ctx.params.id }), list: () => [] });
+      users.collection('orders', { read: (ctx) => ({ userId: ctx.params.userId, id: ctx.params.id }) });
+      const api = createApi({ resources: [users], endpoints: [endpoint('GET', '/health', { handle: () => ({ ok: true }) })] });
+      const server = http.createServer(toNodeListener(api)).listen(0);
+      await new Promise((resolve) => server.once('listening', resolve));
+      const base = 'http://127.0.0.1:' + server.address().port;
+      const answers = [];
+      for (const [method, target] of [['GET', '/health'], ['GET', '/users/7'], ['GET', '/users/7/orders/9/'], ['GET', '/users/caf%C3%A9'], ['DELETE', '/users/7'], ['GET', '/nope']]) {
+        const response = await fetch(base + target, { method });
+        answers.push({ target, status: response.status, allow: response.headers.get('allow'), body: await response.json() });
+      }
+      server.close();
+      console.log(JSON.stringify({ refused, answers }));
+    `;
+    const child = await run(process.execPath, ['--disallow-code-generation-from-strings', '--input-type=module', '-e', script]);
+    const { refused, answers } = JSON.parse(child.stdout) as { refused: boolean; answers: Array<{ target: string; status: number; allow: string | null; body: Record<string, unknown> }> };
+    expect(refused).toBe(true);
+    expect(answers.map(({ target, status }) => [target, status])).toEqual([
+      ['/health', 200],
+      ['/users/7', 200],
+      ['/users/7/orders/9/', 200],
+      ['/users/caf%C3%A9', 200],
+      ['/users/7', 405],
+      ['/nope', 404],
+    ]);
+    expect(answers[1]!.body).toEqual({ id: '7' });
+    expect(answers[2]!.body).toEqual({ userId: '7', id: '9' });
+    expect(answers[3]!.body).toEqual({ id: 'café' });
+    expect(answers[4]!.allow).toBe('GET, HEAD, OPTIONS');
+    expect(answers[5]!.body).toMatchObject({ status: 404 });
   });
 });

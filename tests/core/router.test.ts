@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRouter, isHttpError } from '../../src/index.js';
+import { createRouter, isHttpError, type Router } from '../../src/index.js';
+import { FIXED_SEED } from '../fuzz/settings.js';
 
 function table() {
   const router = createRouter<string>();
@@ -127,5 +129,104 @@ describe('router params', () => {
     expect(router.find('/shops/s1/items/i2')?.params).toEqual({ shopId: 's1', id: 'i2' });
     expect(router.find('/shops/s1')?.params).toEqual({ shopId: 's1' });
     expect(Object.getPrototypeOf(router.find('/shops/s1')?.params)).toBe(Object.prototype);
+  });
+});
+
+describe('router lookups, generated and walked', () => {
+  /**
+   * What `find` must answer, worked out the slow way from the templates alone: of the templates that
+   * fit the path, segment by segment, the one with a static segment earliest wins (`/users/me`
+   * before `/users/:id`, and `/users/me/orders` falls back to `/users/:userId/orders`).
+   */
+  function expectedMatch(templates: readonly string[], path: string): { template: string; params: Record<string, string> } | undefined {
+    if (!path.startsWith('/')) return undefined;
+    const body = path.slice(1).replace(/\/$/, '');
+    const segments = path === '/' ? [] : body.split('/').map((raw) => decodeURIComponent(raw));
+    let best: { template: string; params: Record<string, string>; rank: string } | undefined;
+    for (const template of templates) {
+      const parts = template === '/' ? [] : template.slice(1).split('/');
+      if (parts.length !== segments.length) continue;
+      const params: Record<string, string> = {};
+      let rank = '';
+      const fits = parts.every((part, index) => {
+        const segment = segments[index]!;
+        const isParam = part.startsWith(':');
+        rank += isParam ? '1' : '0';
+        if (isParam) params[part.slice(1)] = segment;
+        return isParam ? segment !== '' : part === segment;
+      });
+      if (fits && (best === undefined || rank < best.rank)) best = { template, params, rank };
+    }
+    return best && { template: best.template, params: best.params };
+  }
+
+  const found = (router: Router<string>, path: string) => {
+    const match = router.find(path);
+    return match && { template: match.route.template, params: { ...match.params } };
+  };
+
+  /**
+   * A router whose first lookup finds code generation refused, as under a strict CSP: `new Function`
+   * throws. That lookup is for a path no static route has, so that it reaches the tree.
+   */
+  function withoutCodeGeneration(router: Router<string>): Router<string> {
+    const original = globalThis.Function;
+    globalThis.Function = function refuse() {
+      throw new EvalError('Code generation from strings disallowed for this context');
+    } as unknown as FunctionConstructor;
+    try {
+      router.find('/\0');
+    } finally {
+      globalThis.Function = original;
+    }
+    return router;
+  }
+
+  const STATIC = ['users', 'me', 'orders', 'a', 'ab', 'b', 'items', 'caf\u00e9'];
+  // Param names by position, so that two templates of one shape name their params alike.
+  const template = fc
+    .array(fc.oneof(fc.constantFrom(...STATIC), fc.constant(':')), { maxLength: 4 })
+    .map((parts) => '/' + parts.map((part, index) => (part === ':' ? `:p${index}` : part)).join('/'));
+  const segment = fc.oneof(fc.constantFrom(...STATIC), fc.constantFrom('7', 'x-y.z', '%6De', 'a%2Fb', '%75sers', 'caf%C3%A9', '%25', ''));
+  const path = fc.tuple(fc.array(segment, { maxLength: 5 }), fc.boolean()).map(([parts, slash]) => '/' + parts.join('/') + (slash && parts.length > 0 ? '/' : ''));
+  const table = fc.uniqueArray(template, { minLength: 1, maxLength: 12 });
+
+  for (const [name, build] of [
+    ['the generated matcher', (router: Router<string>) => router],
+    ['the walk, where code generation is refused', withoutCodeGeneration],
+  ] as const) {
+    it(`finds what the templates say, by ${name}`, () => {
+      fc.assert(
+        fc.property(table, fc.array(path, { minLength: 1, maxLength: 20 }), (templates, paths) => {
+          const router = createRouter<string>();
+          for (const each of templates) router.add('GET', each, each);
+          build(router);
+          for (const each of paths) expect(found(router, each), each).toEqual(expectedMatch(templates, each));
+        }),
+        { seed: FIXED_SEED, numRuns: 300 },
+      );
+    });
+  }
+
+  it('finds a route added after the first lookup', () => {
+    const router = createRouter<string>();
+    router.add('GET', '/users/:id', 'readUser');
+    expect(router.find('/users/7/orders')).toBeUndefined();
+    router.add('GET', '/users/:id/orders', 'listOrders');
+    router.add('GET', '/health', 'health');
+    expect(router.find('/users/7/orders')).toMatchObject({ route: { template: '/users/:id/orders' }, params: { id: '7' } });
+    expect(router.find('/health')?.route.handlers.GET).toBe('health');
+    expect(router.find('/users/7')?.params).toEqual({ id: '7' });
+  });
+
+  it('serves a table too large to generate a matcher for', () => {
+    const router = createRouter<string>();
+    for (let index = 0; index < 300; index++) {
+      router.add('GET', `/resources${index}/:id`, `read${index}`);
+      router.add('GET', `/resources${index}/:id/parts/:partId`, `readPart${index}`);
+    }
+    expect(router.find('/resources299/7')).toMatchObject({ route: { handlers: { GET: 'read299' } }, params: { id: '7' } });
+    expect(router.find('/resources0/7/parts/x')?.params).toEqual({ id: '7', partId: 'x' });
+    expect(router.find('/resources300/7')).toBeUndefined();
   });
 });
