@@ -36,7 +36,7 @@ interface MutableRoute<T> {
 type Matcher<T> = (path: string) => RouteMatch<T> | undefined;
 
 interface Node<T> {
-  /** Static children as parallel arrays: matched in place in the path, without copying a segment. */
+  /** Static children as parallel arrays (the generated matcher compares them in place in the path). */
   staticKeys: string[];
   staticNodes: Node<T>[];
   param: Node<T> | undefined;
@@ -68,13 +68,6 @@ function newNode<T>(): Node<T> {
  */
 export class Router<T> {
   private readonly root: Node<T> = newNode();
-  /** Fully static paths, with and without a trailing slash: one map lookup, no walk. */
-  private readonly staticRoutes = new Map<string, MutableRoute<T>>();
-  /**
-   * The lengths of those paths. A path of another length skips the map: hashing a new path string
-   * costs more than the walk, and most requests (`/users/7`) are not for a static route.
-   */
-  private readonly staticLengths: boolean[] = [];
   private readonly routes: MutableRoute<T>[] = [];
   /**
    * Where a walk writes the values it captures, one slot per param depth. `find` runs synchronously
@@ -110,14 +103,7 @@ export class Router<T> {
       route = { template, paramNames, handlers: Object.create(null) as Partial<Record<string, T>>, allow: '', staticMatch: undefined };
       node.route = route;
       this.routes.push(route);
-      if (paramNames.length === 0) {
-        route.staticMatch = Object.freeze({ route, params: EMPTY_PARAMS });
-        const path = '/' + segments.map((segment) => (segment as { value: string }).value).join('/');
-        for (const key of path === '/' ? [path] : [path, path + '/']) {
-          this.staticRoutes.set(key, route);
-          this.staticLengths[key.length] = true;
-        }
-      }
+      if (paramNames.length === 0) route.staticMatch = Object.freeze({ route, params: EMPTY_PARAMS });
       this.matcher = undefined;
     } else if (route.paramNames.join('/') !== paramNames.join('/')) {
       throw new TypeError(`Route ${template} names its params differently from ${route.template}; use the same names for the same path`);
@@ -132,10 +118,6 @@ export class Router<T> {
    * a 400 `BadRequestError` for a malformed percent-escape.
    */
   find(path: string): RouteMatch<T> | undefined {
-    if (this.staticLengths[path.length] === true) {
-      const fixed = this.staticRoutes.get(path);
-      if (fixed !== undefined) return fixed.staticMatch;
-    }
     if (path.charCodeAt(0) !== SLASH) return undefined;
     if (this.matcher === undefined) this.matcher = compileMatcher(this.root);
     if (this.matcher !== false && !path.includes('%')) return this.matcher(path);
@@ -166,16 +148,18 @@ export function createRouter<T>(): Router<T> {
 }
 
 /**
- * The tree as one generated function, for paths without `%`. Each node is a test per static child
- * and one for its param child, so a static branch that dead-ends falls through to the param, as the
- * walk does. A static segment is compared char by char where it sits in the path. A captured segment
- * is sliced only once its route is found, into a params literal of one fixed shape per route. Paths
- * of static routes never get here (`find` looks them up first). Returns false where code generation
- * is not allowed (a strict CSP, some edge runtimes), or for a tree too large to be worth compiling:
- * the walk then serves every path.
+ * The tree as one generated function, for paths without `%`. First the paths of static routes (with
+ * and without a trailing slash), compared whole with those of the same length. Then each node of
+ * the tree is a test per static child and one for its param child, so a static branch that
+ * dead-ends falls through to the param, as the walk does. A static segment is compared char by char
+ * where it sits in the path. A captured segment is sliced only once its route is found, into a
+ * params literal of one fixed shape per route. Returns false where code generation is not allowed
+ * (a strict CSP, some edge runtimes), or for a tree too large to be worth compiling: the walk then
+ * serves every path.
  *
  * @example
- * // For /users/:id and /users/:userId/orders (line breaks added):
+ * // For /users, /users/:id and /users/:userId/orders (line breaks added):
+ * // switch (p.length) { case 6: if (p === "/users") return r[0].staticMatch; break; case 7: ... }
  * // const s0 = 1;
  * // let e0 = p.indexOf("/", s0); if (e0 < 0) e0 = p.length;
  * // if (e0 - s0 === 5 && p.charCodeAt(s0 + 0) === 117 && ... && p.charCodeAt(s0 + 4) === 115) { const s1 = e0 + 1;
@@ -188,31 +172,40 @@ export function createRouter<T>(): Router<T> {
  */
 function compileMatcher<T>(root: Node<T>): Matcher<T> | false {
   const routes: MutableRoute<T>[] = [];
-  const emit = (node: Node<T>, depth: number, captured: readonly string[]): string => {
+  /** Tests of whole paths of static routes, by length: a path is compared only with those as long as itself. */
+  const statics = new Map<number, string>();
+  const emit = (node: Node<T>, depth: number, captured: readonly string[], path: string): string => {
     const start = `s${depth}`;
     const end = `e${depth}`;
     const next = `const s${depth + 1} = ${end} + 1;\n`;
     const keys = node.staticKeys;
+    const route = node.route;
     let code = '';
-    if (node.route !== undefined && node.route.staticMatch === undefined) {
-      const params = node.route.paramNames.map((name, index) => `${JSON.stringify(name)}: p.slice(${captured[index]})`);
-      code += `if (${start} >= p.length) return { route: r[${routes.push(node.route) - 1}], params: { ${params.join(', ')} } };\n`;
+    if (route?.staticMatch !== undefined) {
+      const index = routes.push(route) - 1;
+      for (const key of path === '' ? ['/'] : [path, `${path}/`]) {
+        statics.set(key.length, `${statics.get(key.length) ?? ''}if (p === ${JSON.stringify(key)}) return r[${index}].staticMatch;\n`);
+      }
+    } else if (route !== undefined) {
+      const params = route.paramNames.map((name, index) => `${JSON.stringify(name)}: p.slice(${captured[index]})`);
+      code += `if (${start} >= p.length) return { route: r[${routes.push(route) - 1}], params: { ${params.join(', ')} } };\n`;
     }
     if (keys.length === 0 && node.param === undefined) return code;
     code += `let ${end} = p.indexOf("/", ${start}); if (${end} < 0) ${end} = p.length;\n`;
     keys.forEach((key, index) => {
       const chars = Array.from({ length: key.length }, (_, at) => ` && p.charCodeAt(${start} + ${at}) === ${key.charCodeAt(at)}`);
-      code += `if (${end} - ${start} === ${key.length}${chars.join('')}) { ${next}${emit(node.staticNodes[index]!, depth + 1, captured)}}\n`;
+      code += `if (${end} - ${start} === ${key.length}${chars.join('')}) { ${next}${emit(node.staticNodes[index]!, depth + 1, captured, `${path}/${key}`)}}\n`;
     });
     if (node.param !== undefined) {
-      code += `if (${end} > ${start}) { ${next}${emit(node.param, depth + 1, [...captured, `${start}, ${end}`])}}\n`;
+      code += `if (${end} > ${start}) { ${next}${emit(node.param, depth + 1, [...captured, `${start}, ${end}`], `${path}/:`)}}\n`;
     }
     return code;
   };
-  const tree = emit(root, 0, []);
-  if (tree.length > MAX_MATCHER_SOURCE) return false;
+  const tree = emit(root, 0, [], '');
+  const lengths = [...statics].map(([length, tests]) => `case ${length}:\n${tests}break;\n`).join('');
+  if (tree.length + lengths.length > MAX_MATCHER_SOURCE) return false;
   try {
-    return new Function('r', `return (p) => {\nconst s0 = 1;\n${tree}}`)(routes) as Matcher<T>;
+    return new Function('r', `return (p) => {\nswitch (p.length) {\n${lengths}}\nconst s0 = 1;\n${tree}}`)(routes) as Matcher<T>;
   } catch {
     return false;
   }
