@@ -47,7 +47,7 @@ const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string,
 const SLASH = 47;
 /**
  * The largest matcher generated, in characters of source (the 26 routes of the REST table in the
- * router benchmark take about 6,000). V8 spends about 15 ms per 1,000 optimizing it, once, off the
+ * router benchmark take about 6,400). V8 spends about 15 ms per 1,000 optimizing it, once, off the
  * main thread; a table that needs more is served by the walk.
  */
 const MAX_MATCHER_SOURCE = 16_000;
@@ -165,10 +165,10 @@ export function createRouter<T>(): Router<T> {
  * // if (e0 - s0 === 5 && p.charCodeAt(s0 + 0) === 117 && ... && p.charCodeAt(s0 + 4) === 115) { const s1 = e0 + 1;
  * //   let e1 = p.indexOf("/", s1); if (e1 < 0) e1 = p.length;
  * //   if (e1 > s1) { const s2 = e1 + 1;
- * //     if (s2 >= p.length) return { route: r[0], params: { "id": p.slice(s1, e1) } };
+ * //     if (s2 >= p.length) return { route: r[1], params: { "id": p.slice(s1, e1) } };
  * //     let e2 = p.indexOf("/", s2); if (e2 < 0) e2 = p.length;
  * //     if (e2 - s2 === 6 && p.charCodeAt(s2 + 0) === 111 && ...) { const s3 = e2 + 1;
- * //       if (s3 >= p.length) return { route: r[1], params: { "userId": p.slice(s1, e1) } }; } } }
+ * //       if (s3 >= p.length) return { route: r[2], params: { "userId": p.slice(s1, e1) } }; } } }
  */
 function compileMatcher<T>(root: Node<T>): Matcher<T> | false {
   const routes: MutableRoute<T>[] = [];
