@@ -121,7 +121,9 @@ for (const pair of pairs) {
   for (let set = 0; set < processes; set++) {
     const servers = new Map();
     try {
-      for (const name of names) servers.set(name, await start(name));
+      // Started in turns from one process set to the next: a Fastify server started first reads
+      // 15-20% more CPU per request than the same server started second (session 7).
+      for (const name of set % 2 === 0 ? names : [...names].reverse()) servers.set(name, await start(name));
       for (const [name, server] of servers) {
         const check = await fetch(`${server.url}/users/1`);
         if (check.status !== 200 || (await check.text()) !== USER_JSON) throw new Error(`${name} stopped answering GET /users/1 correctly`);
