@@ -8,7 +8,8 @@
  *   BENCH_AB_PIPELINING=1 node bench/http/ab.mjs "node:http" "node:http (answer in a microtask)"
  *
  * BENCH_AB_PIPELINING (default 10), BENCH_AB_SETS (fresh pairs of processes, default 2),
- * BENCH_ROUNDS (2 s windows per set, default 5), BENCH_HTTP_CONNECTIONS (per server, default 50).
+ * BENCH_ROUNDS (2 s windows per set, default 5), BENCH_HTTP_CONNECTIONS (per server, default 50),
+ * BENCH_HTTP_WARMUP_SECONDS (both servers loaded before the rounds, default 6).
  */
 import { fileURLToPath } from 'node:url';
 import { rerunPinned } from '../machine.mjs';
@@ -28,6 +29,8 @@ const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 10);
 const sets = Number(process.env.BENCH_AB_SETS ?? 2);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 50);
+// As in index.mjs: CPU per request of a fresh server settles only after its first 4-6 s under load.
+const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 6);
 const defaultDist = snapshotDist();
 
 /** @param {string} spec a server name, or `name@dist folder` */
@@ -54,7 +57,7 @@ for (let set = 1; set <= sets; set++) {
     process.exit(1);
   }
   const loadBoth = (duration) => Promise.all(servers.map((server) => measureLoad(server, { path: '/users/1', connections, pipelining, duration })));
-  await loadBoth(1);
+  await loadBoth(warmupSeconds);
   for (let round = 1; round <= rounds; round++) {
     const [a, b] = await loadBoth(2);
     const ratio = a.serverCpuMicrosPerRequest / b.serverCpuMicrosPerRequest;

@@ -40,7 +40,13 @@ if (mode !== 'together' && mode !== 'turns') {
 }
 const together = mode === 'together';
 const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
-const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 1);
+/**
+ * A fresh server spends its first seconds under load compiling: measured window by window from a
+ * cold start (2 s windows, -p 10), CPU per request came down 20-40% over the first two windows and
+ * stayed flat after the third, for the native servers and restcanon alike (session 8). A 1 s
+ * warm-up left the -p 10 rounds, which come first, measuring part of the JIT's work.
+ */
+const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 100);
 const pairFilter = process.env.BENCH_HTTP_PAIRS?.split(',').map((name) => name.trim());
 const pairs = pairFilter === undefined ? PAIRS : PAIRS.filter((pair) => pairFilter.includes(pair.name));
@@ -115,6 +121,8 @@ console.log(
 // happens to make is not the whole sample.
 /** @type {Map<string, Map<string, import('../lib/serve.mjs').LoadResult[]>>} window -> server -> one result per round */
 const results = new Map(WINDOWS.map((window) => [window.name, new Map(pairs.flatMap((pair) => rowsOf(pair).map((name) => [rowKey(pair, name), []])))]));
+/** @type {Map<string, import('../lib/serve.mjs').LoadResult[]>} server -> one warm-up per process set */
+const warmups = new Map(pairs.flatMap((pair) => rowsOf(pair).map((name) => [rowKey(pair, name), []])));
 const problems = [];
 for (const pair of pairs) {
   const names = rowsOf(pair);
@@ -127,7 +135,7 @@ for (const pair of pairs) {
       for (const [name, server] of servers) {
         const check = await fetch(`${server.url}/users/1`);
         if (check.status !== 200 || (await check.text()) !== USER_JSON) throw new Error(`${name} stopped answering GET /users/1 correctly`);
-        await measureLoad(server, { path: '/users/1', connections, pipelining: 10, duration: warmupSeconds });
+        warmups.get(rowKey(pair, name)).push(await measureLoad(server, { path: '/users/1', connections, pipelining: 10, duration: warmupSeconds }));
       }
       for (const window of WINDOWS) {
         for (let round = 0; round < rounds; round++) {
@@ -207,12 +215,24 @@ for (const row of summary) {
   console.log(`| ${row.pair.name} | ${row.name} | ${row.window} | ${(perCpu * 100).toFixed(0)}% | ${(row.throughput * 100).toFixed(0)}% | ${row.p99 > 1 ? '+' : ''}${((row.p99 - 1) * 100).toFixed(0)}% | ${verdict} |`);
 }
 
+console.log(`\n### Warm-up: the first ${warmupSeconds} s of each server process at -c ${connections} -p 10, alone on the CPU (not in the figures above)\n`);
+console.log('What a fresh process costs while V8 compiles its hot code: a cost paid once per process, not per request of a warm server.\n');
+console.log('| pair | server | warm-up CPU µs/req | vs native |');
+console.log('|---|---|---:|---:|');
+for (const pair of pairs) {
+  const theirs = warmups.get(rowKey(pair, pair.baseline));
+  for (const name of rowsOf(pair)) {
+    const mine = warmups.get(rowKey(pair, name));
+    console.log(`| ${pair.name} | ${name} | ${fixed(median(mine.map(cpu)))} | ${name === pair.baseline ? '1.00x' : times(pairedRatio(mine, theirs, cpu))} |`);
+  }
+}
+
 console.log('');
 console.log(`- Server CPU: utime + stime of the server process (every thread, GC included) from /proc/<pid>/stat (${CLOCK_TICKS} ticks/s) over the window, divided by the responses received.`);
 console.log('- Ratios: the median over rounds of the restcanon figure over the native one measured next to it in the same round. Lower is better for CPU and p99, higher for req/s.');
 console.log(`- autocannon CPU: the load generator's own CPU over the window${together ? ' (one process loading every server of the pair)' : ''}, the highest of the rounds; ⚠ above ${LOADGEN_LIMIT}%: req/s and p99 are then partly autocannon's limit, server CPU per request is not.`);
 if (alt !== undefined) console.log(`- "${ALT_SUFFIX.trim()}" rows: the same server with restcanon loaded from BENCH_ALT_DIST=${alt}.`);
-console.log(`- ${CAN_PIN ? 'Servers pinned to CPU 0 and autocannon to CPU 1 with taskset' : 'Not pinned (no taskset)'}; a ${warmupSeconds} s -p 10 warm-up per server process; ${together ? 'the servers of a pair run side by side and are loaded together, sharing CPU 0, so p99 includes waiting for the other server\'s time slice: read p99 and req/s alone from BENCH_HTTP_MODE=turns' : 'the servers of a pair run side by side and take turns, window by window'}.`);
+console.log(`- ${CAN_PIN ? 'Servers pinned to CPU 0 and autocannon to CPU 1 with taskset' : 'Not pinned (no taskset)'}; a ${warmupSeconds} s -p 10 warm-up per server process (see Warm-up); ${together ? 'the servers of a pair run side by side and are loaded together, sharing CPU 0, so p99 includes waiting for the other server\'s time slice: read p99 and req/s alone from BENCH_HTTP_MODE=turns' : 'the servers of a pair run side by side and take turns, window by window'}.`);
 for (const line of problems) console.log(`- INVALID WINDOW: ${line}`);
 const warning = load.warning();
 if (warning !== undefined) console.log(`\n${warning}`);

@@ -52,14 +52,18 @@ const defaultDist = snapshotDist();
 const V8_FLAGS = ['--predictable-gc-schedule'];
 const PATH = '/users/1';
 
+const CONNECTIONS = 10;
+
 /**
- * Sends `amount` requests and checks that every one was a 200.
+ * Sends `amount` requests and checks that every one was a 200. With pipelining, autocannon stops
+ * once it has sent `amount` and does not wait for the answers still on their way: up to
+ * `pipelining - 1` of them per connection go uncounted, though the server did their work.
  * @param {string} url @param {number} amount
  */
 async function load(url, amount) {
-  const result = await autocannon({ url, amount, connections: 10, pipelining });
+  const result = await autocannon({ url, amount, connections: CONNECTIONS, pipelining });
   const ok = result['2xx'];
-  if (ok !== amount || result.errors > 0 || result.timeouts > 0) {
+  if (ok > amount || ok < amount - CONNECTIONS * (pipelining - 1) || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${url}: ${ok} of ${amount} requests got a 2xx (${result.errors} errors, ${result.timeouts} timeouts)`);
   }
 }
