@@ -44,8 +44,8 @@ const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
  * A fresh server spends its first seconds under load compiling: measured window by window from a
  * cold start (2 s windows, -p 10), CPU per request came down 20-40% over the first two or three
  * windows and then stayed within the VM's noise, for the native servers and restcanon alike
- * (session 8; `bench/http/warmup.mjs`). A 1 s
- * warm-up left the -p 10 rounds, which come first, measuring part of the JIT's work.
+ * (session 8; `bench/http/warmup.mjs`). A 1 s warm-up left the -p 10 rounds, which come first,
+ * measuring part of the JIT's work.
  */
 const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 100);
