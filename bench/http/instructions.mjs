@@ -13,6 +13,14 @@
  * runs BENCH_INSTRUCTION_RUNS times (default 3) and the table reads the median.
  * BENCH_INSTRUCTION_WARMUP (default 30000) and BENCH_INSTRUCTION_REQUESTS (default 15000) set the
  * request counts, BENCH_AB_PIPELINING (default 1) the pipelining.
+ *
+ * Each thread is counted on its own. The main thread does the requests; V8's helper threads compile
+ * and collect garbage beside it (at `-p 10` they may still be compiling after 100,000 requests), so
+ * the table gives both the main thread and all threads. BENCH_INSTRUCTION_FUNCTIONS=<n> also lists
+ * the n functions whose main-thread instructions per request differ most from the first server's
+ * (from each server's last run, its generated code named through `--perf-basic-prof`):
+ *
+ *   BENCH_INSTRUCTION_FUNCTIONS=30 node bench/http/instructions.mjs "fastify (plugin)" restcanon/fastify
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,8 +29,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { dumpTotal, selfByFunction } from '../lib/callgrind.mjs';
 import { serverAndDist, snapshotDist } from '../lib/dist.mjs';
-import { median } from '../lib/stats.mjs';
+import { median, thousands } from '../lib/stats.mjs';
 
 const names = process.argv.slice(2);
 if (names.length === 0) {
@@ -41,6 +50,7 @@ const runs = Number(process.env.BENCH_INSTRUCTION_RUNS ?? 3);
 const warmup = Number(process.env.BENCH_INSTRUCTION_WARMUP ?? 30_000);
 const requests = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 15_000);
 const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 1);
+const functionRows = Number(process.env.BENCH_INSTRUCTION_FUNCTIONS ?? 0);
 const defaultDist = snapshotDist();
 /**
  * Under callgrind a server runs about 50 times slower, and V8's memory reducer, which starts on
@@ -68,34 +78,45 @@ async function load(url, amount) {
   }
 }
 
-/** @param {string} spec a server name, or `name@dist folder` @returns {Promise<number>} */
+/**
+ * @typedef {{ main: number, all: number, functions?: Map<string, number> }} Count
+ * @param {string} spec a server name, or `name@dist folder` @returns {Promise<Count>}
+ */
 async function countOnce(spec) {
   const [name, dist] = serverAndDist(spec, defaultDist);
   const folder = mkdtempSync(join(tmpdir(), 'restcanon-callgrind-'));
+  const nodeFlags = functionRows > 0 ? [...V8_FLAGS, '--perf-basic-prof'] : V8_FLAGS;
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${join(folder, 'out.%p')}`, process.execPath, ...V8_FLAGS, SERVER_SCRIPT, name],
+    ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${join(folder, 'out.%p')}`, process.execPath, ...nodeFlags, SERVER_SCRIPT, name],
     { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, RESTCANON_DIST: dist } },
   );
+  let perfMap;
   try {
     const first = await new Promise((resolve, reject) => {
       createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`${spec} exited (${code}) before listening`)));
     });
     const { port, pid } = JSON.parse(/** @type {string} */ (first));
+    perfMap = `/tmp/perf-${pid}.map`;
     const url = `http://127.0.0.1:${port}${PATH}`;
     await load(url, warmup);
     execFileSync('callgrind_control', ['--zero', String(pid)], { stdio: 'ignore' });
     await load(url, requests);
     execFileSync('callgrind_control', ['--dump', String(pid)], { stdio: 'ignore' });
-    const dump = readdirSync(folder).find((file) => /^out\.\d+\.\d+$/.test(file));
-    if (dump === undefined) throw new Error(`${spec}: callgrind wrote no dump`);
-    const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(folder, dump), 'utf8'));
-    if (totals === null) throw new Error(`${spec}: no totals in the callgrind dump`);
-    return Number(totals[1]) / requests;
+    // One file per thread: out.<pid>.<dump>-<thread>, the main thread first.
+    const dumps = readdirSync(folder)
+      .filter((file) => /^out\.\d+\.\d+-\d+$/.test(file))
+      .sort()
+      .map((file) => join(folder, file));
+    if (dumps.length === 0) throw new Error(`${spec}: callgrind wrote no dump`);
+    const totals = dumps.map(dumpTotal);
+    const count = { main: totals[0] / requests, all: totals.reduce((sum, total) => sum + total, 0) / requests };
+    return functionRows > 0 ? { ...count, functions: selfByFunction(dumps[0], perfMap, requests) } : count;
   } finally {
     child.kill('SIGKILL');
     rmSync(folder, { recursive: true, force: true });
+    if (perfMap !== undefined) rmSync(perfMap, { force: true });
   }
 }
 
@@ -104,15 +125,35 @@ for (const spec of names) {
   const counts = [];
   for (let run = 0; run < runs; run++) counts.push(await countOnce(spec));
   rows.push({ spec, counts });
-  console.error(`${spec}: ${counts.map((count) => Math.round(count).toLocaleString('en-US')).join(', ')} instructions per request`);
+  console.error(`${spec}: ${counts.map((count) => thousands(count.main)).join(', ')} instructions per request on the main thread`);
 }
 
-const baseline = median(rows[0].counts);
-console.log(`\n| server | instructions per request (median of ${runs}) | vs ${rows[0].spec} | runs |`);
-console.log('|---|---:|---:|---|');
+const baseline = median(rows[0].counts.map((count) => count.main));
+console.log(`\n| server | main thread, per request (median of ${runs}) | vs ${rows[0].spec} | all threads | runs (main thread) |`);
+console.log('|---|---:|---:|---:|---|');
 for (const { spec, counts } of rows) {
-  const value = median(counts);
-  const runsText = counts.map((count) => Math.round(count).toLocaleString('en-US')).join(', ');
-  console.log(`| ${spec} | ${Math.round(value).toLocaleString('en-US')} | ${(value / baseline).toFixed(3)}x | ${runsText} |`);
+  const main = median(counts.map((count) => count.main));
+  const all = median(counts.map((count) => count.all));
+  console.log(`| ${spec} | ${thousands(main)} | ${(main / baseline).toFixed(3)}x | ${thousands(all)} | ${counts.map((count) => thousands(count.main)).join(', ')} |`);
 }
-console.log(`\nGET ${PATH}, ${warmup.toLocaleString('en-US')} requests of warm-up, then ${requests.toLocaleString('en-US')} counted; 10 connections, -p ${pipelining}; the server process only.`);
+console.log(`\nGET ${PATH}, ${thousands(warmup)} requests of warm-up, then ${thousands(requests)} counted; 10 connections, -p ${pipelining}; the server process only.`);
+
+if (functionRows > 0) printFunctions(rows.map(({ spec, counts }) => ({ spec, functions: /** @type {Map<string, number>} */ (counts.at(-1)?.functions) })));
+
+/**
+ * The functions whose instructions differ most from the first server's, largest difference first.
+ * @param {{ spec: string, functions: Map<string, number> }[]} servers
+ */
+function printFunctions(servers) {
+  const [first, ...others] = servers;
+  const names = new Set(servers.flatMap(({ functions }) => [...functions.keys()]));
+  const spread = (name) => Math.max(...others.map(({ functions }) => Math.abs((functions.get(name) ?? 0) - (first.functions.get(name) ?? 0))));
+  const chosen = [...names].sort((a, b) => spread(b) - spread(a)).slice(0, functionRows);
+  console.log(`\nMain-thread instructions per request spent in each function itself, last run of each server; the ${functionRows} that differ most from ${first.spec}:\n`);
+  console.log(`| function | ${servers.map(({ spec }) => spec).join(' | ')} |`);
+  console.log(`|---|${servers.map(() => '---:').join('|')}|`);
+  for (const name of chosen) {
+    const values = servers.map(({ functions }) => thousands(functions.get(name) ?? 0));
+    console.log(`| ${name.replaceAll('|', '\\|')} | ${values.join(' | ')} |`);
+  }
+}

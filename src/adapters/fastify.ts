@@ -31,7 +31,8 @@ export interface FastifyRequestLike {
  */
 export interface FastifyReplyLike {
   code(status: number): FastifyReplyLike;
-  headers(values: Record<string, string>): FastifyReplyLike;
+  header(name: string, value: string): FastifyReplyLike;
+  type(contentType: string): FastifyReplyLike;
   send(payload?: unknown): FastifyReplyLike;
 }
 
@@ -166,7 +167,15 @@ function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: 
  * finishes, which holds every request's objects longer and costs a promise job per request.
  */
 function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): void {
-  reply.code(response.status).headers(response.headers).send(response.payload);
+  reply.code(response.status);
+  const headers = response.headers;
+  // The core's header names are lower-case: `type` stores the one every answer has as it is, where
+  // `header` (and `headers`, which calls it per name) would lower-case it again.
+  for (const name in headers) {
+    if (name === 'content-type') reply.type(headers[name]!);
+    else reply.header(name, headers[name]!);
+  }
+  reply.send(response.payload);
 }
 
 function isStream(body: unknown): body is NodeRequest {
