@@ -85,7 +85,8 @@ async function load(url, amount) {
 async function countOnce(spec) {
   const [name, dist] = serverAndDist(spec, defaultDist);
   const folder = mkdtempSync(join(tmpdir(), 'restcanon-callgrind-'));
-  const nodeFlags = functionRows > 0 ? [...V8_FLAGS, '--perf-basic-prof'] : V8_FLAGS;
+  // --perf-basic-prof also turns on V8's log, which would leave an isolate-*.log in the working folder.
+  const nodeFlags = functionRows > 0 ? [...V8_FLAGS, '--perf-basic-prof', '--no-logfile-per-isolate', `--logfile=${join(folder, 'v8.log')}`] : V8_FLAGS;
   const child = spawn(
     'valgrind',
     ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${join(folder, 'out.%p')}`, process.execPath, ...nodeFlags, SERVER_SCRIPT, name],
