@@ -15,8 +15,8 @@
  * request counts, BENCH_AB_PIPELINING (default 1) the pipelining.
  *
  * Each thread is counted on its own. The main thread does the requests; V8's helper threads compile
- * and collect garbage beside it (at `-p 10` they may still be compiling after 100,000 requests), so
- * the table gives both the main thread and all threads. BENCH_INSTRUCTION_FUNCTIONS=<n> also lists
+ * and collect garbage beside it (under callgrind they were still compiling after 250,000 requests),
+ * so the table compares the main thread and gives all threads beside it. BENCH_INSTRUCTION_FUNCTIONS=<n> also lists
  * the n functions whose main-thread instructions per request differ most from the first server's
  * (from each server's last run, its generated code named through `--perf-basic-prof`):
  *

@@ -169,8 +169,8 @@ function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: 
 function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): void {
   reply.code(response.status);
   const headers = response.headers;
-  // The core's header names are lower-case: `type` stores the one every answer has as it is, where
-  // `header` (and `headers`, which calls it per name) would lower-case it again.
+  // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`
+  // (and `headers`, which lists the keys and calls it per name) would lower-case the name again.
   for (const name in headers) {
     if (name === 'content-type') reply.type(headers[name]!);
     else reply.header(name, headers[name]!);
