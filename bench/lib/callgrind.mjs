@@ -82,8 +82,8 @@ export function selfByFunction(dump, perfMap, requests) {
 }
 
 /**
- * A symbol of Node's binary or a library without its file, object, recursion mark, parameters and
- * return type: `???:void v8::internal::String::WriteToFlat<unsigned char>(...) [/usr/bin/node]`
+ * A symbol of Node's binary or a library without its file, object, compiler clone suffix, recursion
+ * mark, parameters and return type: `???:void v8::internal::String::WriteToFlat<unsigned char>(...) [/usr/bin/node]`
  * becomes `v8::internal::String::WriteToFlat<unsigned char>`.
  *
  * @param {string} entry @returns {string}
@@ -91,10 +91,23 @@ export function selfByFunction(dump, perfMap, requests) {
 function nativeName(entry) {
   const name = entry
     .replace(/ \[[^\]]*\]$/, '')
+    .replace(/ \[clone [^\]]*\]$/, '')
     .replace(/'\d+$/, '')
     .replace(/^[^:]*:(?!:)/, '')
     .replaceAll('(anonymous namespace)', '{anonymous}');
-  return name.includes('::') ? withoutParameters(name).replace(/^.* (?=\S*::)/, '') : name;
+  return name.includes('::') ? withoutReturnType(withoutParameters(name)) : name;
+}
+
+/** `void v8::f<unsigned char>` → `v8::f<unsigned char>`: what follows the last space outside `<>`. @param {string} name */
+function withoutReturnType(name) {
+  let depth = 0;
+  let start = 0;
+  for (let index = 0; index < name.length; index++) {
+    if (name[index] === '<') depth++;
+    else if (name[index] === '>') depth--;
+    else if (name[index] === ' ' && depth === 0) start = index + 1;
+  }
+  return name.slice(start);
 }
 
 /** `f(int, g(x)) const` → `f`. @param {string} name */
