@@ -3,7 +3,8 @@ import { METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
 import type { Operation } from './policy.js';
-import { checkSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
+import { checkOptions } from './options.js';
+import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
 /**
@@ -98,6 +99,18 @@ export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchem
 /** A part's type: the schema's output, or the fallback without a schema. */
 export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
 
+/**
+ * The body option of an endpoint or a collection: a schema, or `'unvalidated'` to take any JSON
+ * unchecked (the handler then sees `unknown`). Without either, an endpoint takes no body.
+ *
+ * @example
+ * const body: BodyOption = 'unvalidated';
+ */
+export type BodyOption = StandardSchema | 'unvalidated';
+
+/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing without a body option. */
+export type BodyOf<Schema> = Schema extends StandardSchema ? InferOutput<Schema> : Schema extends 'unvalidated' ? unknown : undefined;
+
 /** The principal a handler sees: possibly absent on public endpoints. */
 export type CallerOf<IsPublic> = IsPublic extends true ? Principal | undefined : Principal;
 
@@ -112,7 +125,7 @@ export interface EndpointConfig<
   ParamsSchema extends PartSchema | undefined = undefined,
   QuerySchema extends StandardSchema | undefined = undefined,
   HeadersSchema extends StandardSchema | undefined = undefined,
-  BodySchema extends StandardSchema | undefined = undefined,
+  BodySchema extends BodyOption | undefined = undefined,
   IsPublic extends boolean = false,
   Result = unknown,
   Response extends StandardSchema | undefined = undefined,
@@ -122,6 +135,10 @@ export interface EndpointConfig<
   params?: ParamsSchema;
   query?: QuerySchema;
   headers?: HeadersSchema;
+  /**
+   * The schema of the request body, or `'unvalidated'` to take any body unchecked. A POST, PUT or
+   * PATCH endpoint without it takes no body: a request that sends one is a 400.
+   */
   body?: BodySchema;
   /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
   consumes?: readonly string[];
@@ -165,7 +182,7 @@ export type EndpointContext<Path extends string, ParamsSchema, QuerySchema, Head
   ParamsOf<Path, ParamsSchema>,
   PartOf<QuerySchema, QueryRecord>,
   PartOf<HeadersSchema, HeaderRecord>,
-  PartOf<BodySchema, unknown>,
+  BodyOf<BodySchema>,
   CallerOf<IsPublic>
 >;
 
@@ -183,7 +200,8 @@ export interface Endpoint {
   readonly params: PartSchema | undefined;
   readonly query: StandardSchema | undefined;
   readonly headers: StandardSchema | undefined;
-  readonly body: StandardSchema | undefined;
+  /** The body's schema; `'unvalidated'` takes any body; undefined takes none. */
+  readonly body: BodyOption | undefined;
   readonly consumes: readonly string[];
   readonly public: boolean;
   readonly authorize: readonly Authorize[];
@@ -197,6 +215,22 @@ export interface Endpoint {
   readonly response?: ResponseSchema | undefined;
   readonly handle: (ctx: AnyContext) => unknown;
 }
+
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'handle'];
+
+/**
+ * Throws unless a body option is undefined, a Standard Schema or `'unvalidated'`.
+ *
+ * @example
+ * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
+ */
+export function checkBodyOption(value: unknown, what: string): void {
+  if (value !== undefined && value !== 'unvalidated' && !isStandardSchema(value)) {
+    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, or 'unvalidated' to take any body unchecked`);
+  }
+}
+
+const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
 
 const DEFAULT_OPERATION: Readonly<Record<Method, Operation>> = {
   GET: 'read',
@@ -223,7 +257,7 @@ export function endpoint<
   ParamsSchema extends PartSchema | undefined = undefined,
   QuerySchema extends StandardSchema | undefined = undefined,
   HeadersSchema extends StandardSchema | undefined = undefined,
-  BodySchema extends StandardSchema | undefined = undefined,
+  BodySchema extends BodyOption | undefined = undefined,
   IsPublic extends boolean = false,
   Response extends StandardSchema | undefined = undefined,
   Result extends ResultOf<Response> = ResultOf<Response>,
@@ -232,8 +266,19 @@ export function endpoint<
     throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
   }
   parseTemplate(path);
-  if (typeof config?.handle !== 'function') throw new TypeError(`endpoint(${method} ${path}): "handle" must be a function`);
-  checkSchema(config.response, `endpoint(${method} ${path}): "response"`);
+  const where = `endpoint(${method} ${path})`;
+  checkOptions(where, config, ENDPOINT_OPTIONS);
+  if (typeof config?.handle !== 'function') throw new TypeError(`${where}: "handle" must be a function`);
+  checkSchema(config.response, `${where}: "response"`);
+  checkSchema(config.query, `${where}: "query"`);
+  checkSchema(config.headers, `${where}: "headers"`);
+  checkBodyOption(config.body, `${where}: "body"`);
+  if (config.params !== undefined && !isStandardSchema(config.params)) {
+    for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);
+  }
+  if (config.operation !== undefined && !OPERATIONS.includes(config.operation)) {
+    throw new TypeError(`${where}: "operation" must be one of ${OPERATIONS.join(', ')}, got ${JSON.stringify(config.operation)}`);
+  }
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   return defineEndpoint({
     method,

@@ -14,6 +14,10 @@ export const ERROR_CODES = {
   FORBIDDEN_KEY: 'RC_FORBIDDEN_KEY',
   /** The body nests deeper than the configured depth. */
   TOO_DEEP: 'RC_TOO_DEEP',
+  /** The endpoint takes no body, and the request carries one. */
+  UNEXPECTED_BODY: 'RC_UNEXPECTED_BODY',
+  /** The request carries more than one set of credentials (two `Authorization` headers, or two joined in one). */
+  AMBIGUOUS_CREDENTIALS: 'RC_AMBIGUOUS_CREDENTIALS',
   /** The URL holds a malformed percent-escape. */
   MALFORMED_URL: 'RC_MALFORMED_URL',
   /** No credentials, or credentials that were not accepted. */

@@ -99,7 +99,7 @@ export class HttpError extends Error {
     this.type = options.type ?? 'about:blank';
     this.detail = options.detail;
     this.expose = options.expose ?? status < 500;
-    this.headers = options.headers ?? {};
+    this.headers = options.headers === undefined ? {} : checkHeaders(options.headers);
     this.errors = options.errors;
     // Set last, so the own keys come in the order they always had.
     this.name = new.target.name;
@@ -117,6 +117,30 @@ export class HttpError extends Error {
   }
 }
 Object.defineProperty(HttpError.prototype, BRAND, { value: true });
+
+const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * The headers of an error, refused when a name is not an HTTP token or a value holds a character no
+ * header may carry (CR, LF, NUL, other controls, anything beyond Latin-1): thrown where the error is
+ * built, so a value taken from a request cannot split the response or make the server drop it.
+ */
+function checkHeaders(headers: Record<string, string>): Record<string, string> {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (!HEADER_NAME.test(name)) throw new TypeError(`HttpError: ${JSON.stringify(name)} is not a valid header name`);
+    if (typeof value !== 'string' || !isHeaderValue(value)) throw new TypeError(`HttpError: the value of header "${name}" must be a string without control characters or characters beyond Latin-1`);
+  }
+  return headers;
+}
+
+function isHeaderValue(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;
+  }
+  return true;
+}
 
 /**
  * Whether a value is an `HttpError`, also one made by another copy of restcanon (the ESM and the CJS
@@ -292,3 +316,12 @@ export function withoutStack<T>(create: () => T): T {
     Error.stackTraceLimit = limit;
   }
 }
+
+/**
+ * The answer for an item that does not exist, and for someone else's item: one error each, built
+ * once. With `forbidden: 404` the second is answered exactly as the first, through the same path, so
+ * neither the body nor the work done tells a client which ids exist.
+ */
+export const MISSING_ITEM: HttpError = withoutStack(() => new NotFoundError());
+export const FORBIDDEN_ITEM: HttpError = withoutStack(() => new ForbiddenError());
+

@@ -172,9 +172,10 @@ export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenAp
         ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
       ];
       if (parameters.length > 0) operation.parameters = parameters;
-      if (BODY_METHODS.has(method)) {
-        const schema = endpoint.body === undefined ? {} : book.embed(endpoint.body, `${name}Body`);
-        operation.requestBody = { required: endpoint.body !== undefined, content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
+      // An endpoint without a body schema takes no body; one that opts out of validation takes any.
+      if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
+        const schema = endpoint.body === 'unvalidated' ? {} : book.embed(endpoint.body, `${name}Body`);
+        operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
       }
       operation.responses = responsesOf(api, endpoint, factsOf(api, endpoint, path), responseSchema(endpoint, book, `${name}Response`));
       if (schemes !== undefined && endpoint.public) operation.security = [];
@@ -197,9 +198,10 @@ function factsOf(api: Api, endpoint: Endpoint, template: string): Facts {
   const hasParams = template.includes(':');
   const rulesRun = !endpoint.public || api.authenticates;
   return {
-    readsBody: BODY_METHODS.has(endpoint.method),
-    // Path params are percent-decoded: a malformed escape is a 400 even without a schema.
-    validates: hasParams || endpoint.query !== undefined || endpoint.headers !== undefined || endpoint.body !== undefined,
+    readsBody: BODY_METHODS.has(endpoint.method) && endpoint.body !== undefined,
+    // Path params are percent-decoded: a malformed escape is a 400 even without a schema. A POST, PUT
+    // or PATCH without a body option refuses a body with a 400.
+    validates: hasParams || endpoint.query !== undefined || endpoint.headers !== undefined || BODY_METHODS.has(endpoint.method),
     authenticates: api.authenticates && !endpoint.public,
     // Guards check parents and owners (403 or 404); a list's ownership filter only drops items.
     authorizes: (rulesRun && (endpoint.authorize.length > 0 || authorizes === true)) || endpoint.guards.length > 0 || (endpoint.filters.length > 0 && endpoint.operation !== 'list'),

@@ -76,9 +76,40 @@ export function buildPath(template: string, params: Readonly<Record<string, unkn
     const name = parts[index]!;
     const value = params[name];
     if (value === undefined || value === null) throw new TypeError(`buildPath: no value for ":${name}" in ${template}`);
-    path += encodeURIComponent(String(value)) + parts[index + 1]!;
+    path += encodeURIComponent(wellFormed(String(value))) + parts[index + 1]!;
   }
   return path;
+}
+
+/**
+ * A URL made safe to send as a header value: every character outside printable ASCII (controls, CR,
+ * LF, NUL, spaces, non-ASCII text) and every character a URI may not hold (`"<>\^`{|}`) is
+ * percent-encoded as UTF-8, so no value can split a header or make a server refuse the response.
+ * Percent-escapes already there are kept; a lone surrogate becomes U+FFFD first.
+ *
+ * @example
+ * headerSafeUrl('/files/naïve report\r\nSet-Cookie: a'); // '/files/na%C3%AFve%20report%0D%0ASet-Cookie:%20a'
+ */
+export function headerSafeUrl(url: string): string {
+  for (let index = 0; index < url.length; index++) {
+    if (isUnsafeInUrl(url.charCodeAt(index))) return encodeUnsafe(url);
+  }
+  return url;
+}
+
+function isUnsafeInUrl(code: number): boolean {
+  return code <= 0x20 || code >= 0x7f || code === 0x22 || code === 0x3c || code === 0x3e || code === 0x5c || code === 0x5e || code === 0x60 || (code >= 0x7b && code <= 0x7d);
+}
+
+function encodeUnsafe(url: string): string {
+  let safe = '';
+  for (const character of wellFormed(url)) safe += isUnsafeInUrl(character.charCodeAt(0)) ? encodeURIComponent(character) : character;
+  return safe;
+}
+
+/** The text with every lone surrogate replaced by U+FFFD, which `encodeURIComponent` cannot encode. */
+export function wellFormed(text: string): string {
+  return (text as unknown as { toWellFormed(): string }).toWellFormed();
 }
 
 /** Templates split by {@link buildPath}, bounded: buildPath is public and may see any template. */

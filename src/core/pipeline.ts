@@ -1,8 +1,9 @@
-import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint } from './endpoint.js';
+import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint, type Principal, type Register } from './endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from './formats.js';
 import { checkNaming, type NamingOptions } from './naming.js';
 import { remember } from './memo.js';
+import { checkOptions } from './options.js';
 import { joinPaths } from './path.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
@@ -24,6 +25,15 @@ export interface ApiResponse {
   body: unknown;
   payload: string | Uint8Array | undefined;
 }
+
+/**
+ * What `authenticate` gives: the caller (an object, typed by {@link Register}), or `undefined`,
+ * `null` or `false` for an anonymous request.
+ *
+ * @example
+ * const authenticate = async (request: ApiRequest): Promise<Authenticated> => db.sessions.findUnique({ where: { token: tokenOf(request) } });
+ */
+export type Authenticated = (Principal & object) | undefined | null | false;
 
 /** What `onError` learns besides the error: the id sent to the client in `instance`, and the request. */
 export interface ErrorInfo {
@@ -61,8 +71,14 @@ export interface ApiOptions {
   basePath?: string;
   endpoints?: readonly Endpoint[];
   resources?: readonly Resource[];
-  /** Finds the caller of a request; `undefined` is an anonymous caller. Once set, every endpoint that is not `public` needs a caller. */
-  authenticate?: (request: ApiRequest) => unknown;
+  /**
+   * Finds the caller of a request: an object for a caller; `undefined`, `null` or `false` for an
+   * anonymous one (so an ORM lookup that finds no user leaves the caller anonymous). Any other value
+   * is a mistake in `authenticate` and answers a masked 500, reported to `onError`. Throw an
+   * `UnauthorizedError` for credentials that are wrong. Once set, every endpoint that is not `public`
+   * needs a caller.
+   */
+  authenticate?: (request: ApiRequest) => Authenticated | Promise<Authenticated>;
   /** A rule every protected request must pass; `false` answers 403. */
   authorize?: (ctx: AnyContext) => boolean | Promise<boolean>;
   /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
@@ -89,10 +105,11 @@ export interface ApiOptions {
   /** Segment names or whole paths the naming check lets through. */
   namingAllow?: NamingOptions['allow'];
   /**
-   * Milliseconds a request may take from routing to result. Past it the client gets the policy's
-   * `timeout` status (503) and the request is freed; the handler's late result is dropped.
+   * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
+   * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
+   * result is dropped. `false` lets requests take as long as they take.
    */
-  timeout?: number;
+  timeout?: number | false;
   /**
    * Serves a description of the API, built on the first request: `openApi({ info })` from
    * `restcanon/openapi` serves the OpenAPI document at `GET /openapi.json`.
@@ -127,7 +144,7 @@ export interface Api {
   readonly formats: readonly Serializer[];
   /** Whether an API-wide `authorize` rule runs (then every protected endpoint may answer 403). */
   readonly authorizes: boolean;
-  /** The `timeout` option in milliseconds, if set (then every endpoint may answer the policy's `timeout` status). */
+  /** The time a request may take in milliseconds, undefined with `timeout: false` (else every endpoint may answer the policy's `timeout` status). */
   readonly timeout: number | undefined;
 }
 
@@ -187,6 +204,15 @@ export interface ApiDocument {
 }
 
 /**
+ * The options argument of {@link createApi} and {@link createEndpointHandler}. Once {@link Register}
+ * declares a principal, handlers are typed as if every protected request had one: that holds only
+ * where something authenticates, so `authenticate` is then required.
+ */
+export type OptionsArgument<Options extends { authenticate?: unknown }> = Register extends { principal: unknown }
+  ? [options: Options & { authenticate: NonNullable<Options['authenticate']> }]
+  : [options?: Options];
+
+/**
  * Builds an API from endpoints and resources. Every option is checked now: a mistake throws with a
  * sentence that says what to change, never at request time.
  *
@@ -198,7 +224,9 @@ export interface ApiDocument {
  * });
  * await api.handle({ method: 'GET', url: '/api/health' }); // { status: 200, body: { ok: true }, ... }
  */
-export function createApi(options: ApiOptions = {}): Api {
+export function createApi(...given: OptionsArgument<ApiOptions>): Api {
+  const options: ApiOptions = given[0] ?? {};
+  checkOptions('createApi()', options, API_OPTIONS);
   const basePath = joinPaths(options.basePath ?? '/', '/');
   const runtime = createRuntime(options);
   const served = options.openapi === undefined ? [] : [documentEndpoint(options.openapi, () => api)];
@@ -270,6 +298,9 @@ export function createApi(options: ApiOptions = {}): Api {
   return api;
 }
 
+const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'timeout'];
+const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi'];
+
 /**
  * The request with lower-case header names, for every step and for `authenticate` alike: the same
  * object when they already are, a copy with lowered names when not (a request built by hand).
@@ -308,8 +339,10 @@ export type EndpointHandlerOptions = Omit<ApiOptions, 'basePath' | 'endpoints' |
  */
 export function createEndpointHandler(
   definition: Endpoint,
-  options: EndpointHandlerOptions = {},
+  ...given: OptionsArgument<EndpointHandlerOptions>
 ): (request: ApiRequest, params: Record<string, string>) => Promise<ApiResponse> {
+  const options: EndpointHandlerOptions = given[0] ?? {};
+  checkOptions('createEndpointHandler()', options, ENDPOINT_HANDLER_OPTIONS);
   const runtime = createRuntime(options);
   const compiled = compile(definition, definition.path, runtime.settings);
   return async (given, params) => {

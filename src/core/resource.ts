@@ -1,7 +1,8 @@
-import type { AnyContext, Authorize, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter, ResultOf } from './endpoint.js';
-import { defineEndpoint } from './endpoint.js';
+import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter, ResultOf } from './endpoint.js';
+import { checkBodyOption, defineEndpoint } from './endpoint.js';
 import type { Resource } from './pipeline.js';
-import { ForbiddenError, NotFoundError } from './errors.js';
+import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
+import { checkOptions } from './options.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
 import { checkSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
@@ -72,8 +73,8 @@ type ListResult<ItemSchema> = ItemSchema extends StandardSchema ? readonly Infer
 export interface CollectionDefinition<
   Params = {},
   IdSchema extends StandardSchema | undefined = undefined,
-  BodySchema extends StandardSchema | undefined = undefined,
-  PatchSchema extends StandardSchema | undefined = undefined,
+  BodySchema extends BodyOption | undefined = undefined,
+  PatchSchema extends BodyOption | undefined = undefined,
   QuerySchema extends StandardSchema | undefined = undefined,
   Param extends string = string,
   Item = unknown,
@@ -81,9 +82,9 @@ export interface CollectionDefinition<
 > {
   /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
   id?: IdSchema;
-  /** The body of create (POST) and replace (PUT). */
+  /** The body of create (POST) and replace (PUT): a schema, or `'unvalidated'`. Required by either. */
   body?: BodySchema;
-  /** The body of update (PATCH). */
+  /** The body of update (PATCH): a schema (`body.partial()` with zod), or `'unvalidated'`. Required by update. */
   patch?: PatchSchema;
   /** The query of list. */
   query?: QuerySchema;
@@ -108,9 +109,9 @@ export interface CollectionDefinition<
   owner?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item, principal: Principal) => boolean;
   list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, ListResult<ItemSchema>>;
   read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
-  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;
-  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<BodySchema, unknown>>, ResultOf<ItemSchema>>;
-  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, Output<PatchSchema, unknown>>, ResultOf<ItemSchema>>;
+  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, BodyOf<BodySchema>>, ResultOf<ItemSchema>>;
+  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<BodySchema>>, ResultOf<ItemSchema>>;
+  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<PatchSchema>>, ResultOf<ItemSchema>>;
   /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
   remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
 }
@@ -140,11 +141,11 @@ export interface Collection<ParentParams = {}> extends Resource {
   collection<
     const Name extends string,
     IdSchema extends StandardSchema | undefined = undefined,
-    BodySchema extends StandardSchema | undefined = undefined,
-    PatchSchema extends StandardSchema | undefined = undefined,
+    BodySchema extends BodyOption | undefined = undefined,
+    PatchSchema extends BodyOption | undefined = undefined,
     QuerySchema extends StandardSchema | undefined = undefined,
     const Param extends string = ChildParam<Name>,
-    Item = any,
+    Item = unknown,
     ItemSchema extends StandardSchema | undefined = undefined,
   >(
     name: Name,
@@ -177,11 +178,11 @@ interface Level {
 export function collection<
   const Name extends string,
   IdSchema extends StandardSchema | undefined = undefined,
-  BodySchema extends StandardSchema | undefined = undefined,
-  PatchSchema extends StandardSchema | undefined = undefined,
+  BodySchema extends BodyOption | undefined = undefined,
+  PatchSchema extends BodyOption | undefined = undefined,
   QuerySchema extends StandardSchema | undefined = undefined,
   const Param extends string = ChildParam<Name>,
-  Item = any,
+  Item = unknown,
   ItemSchema extends StandardSchema | undefined = undefined,
 >(name: Name, definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema>): Collection<ChildParams<{}, IdSchema, Param>> {
   return build([], name, definition as Level['definition']);
@@ -213,19 +214,39 @@ function build(ancestors: readonly Level[], name: string, definition: Level['def
   } as Collection<any>;
 }
 
+const DEFINITION_OPTIONS = ['id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', ...COLLECTION_OPERATIONS];
+const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'handle', 'response'];
+
 function checkDefinition(name: string, definition: Level['definition']): void {
   if (typeof name !== 'string' || !/^[A-Za-z0-9][\w.~-]*$/.test(name)) {
     throw new TypeError(`collection(${JSON.stringify(name)}): a collection name is one path segment of letters, digits, "-", "_", "." or "~"`);
   }
-  if (typeof definition !== 'object' || definition === null) throw new TypeError(`collection("${name}"): the definition must be an object`);
+  const where = `collection("${name}")`;
+  if (typeof definition !== 'object' || definition === null) throw new TypeError(`${where}: the definition must be an object`);
+  checkOptions(where, definition, DEFINITION_OPTIONS);
   for (const operation of COLLECTION_OPERATIONS) {
     const declared = definition[operation];
     if (declared !== undefined && typeof declared !== 'function' && typeof (declared as { handle?: unknown }).handle !== 'function') {
-      throw new TypeError(`collection("${name}"): "${operation}" must be a function or an object with a "handle" function`);
+      throw new TypeError(`${where}: "${operation}" must be a function or an object with a "handle" function`);
     }
-    checkSchema(typeof declared === 'object' ? declared.response : undefined, `collection("${name}"): the "response" of "${operation}"`);
+    if (typeof declared === 'object') checkOptions(`the "${operation}" of ${where}`, declared, OPERATION_OPTIONS);
+    checkSchema(typeof declared === 'object' ? declared.response : undefined, `${where}: the "response" of "${operation}"`);
   }
-  checkSchema(definition.item, `collection("${name}"): "item"`);
+  checkSchema(definition.item, `${where}: "item"`);
+  checkSchema(definition.id, `${where}: "id"`);
+  checkSchema(definition.query, `${where}: "query"`);
+  checkBodyOption(definition.body, `${where}: "body"`);
+  checkBodyOption(definition.patch, `${where}: "patch"`);
+  // A handler that receives a body must have a schema for it, or say it takes any body.
+  for (const operation of ['create', 'replace'] as const) {
+    if (definition[operation] !== undefined && definition.body === undefined) {
+      throw new TypeError(`${where}: "${operation}" receives a body, so the collection needs "body": a schema of it (such as body: z.object({ ... })), or body: 'unvalidated' to take any JSON unchecked`);
+    }
+  }
+  if (definition.update !== undefined && definition.patch === undefined) {
+    const fix = definition.body !== undefined && definition.body !== 'unvalidated' ? 'patch: body.partial() with zod, or another schema' : 'patch: a schema of the changes';
+    throw new TypeError(`${where}: "update" receives a body, so the collection needs "patch" (${fix}), or patch: 'unvalidated' to take any JSON unchecked`);
+  }
   if (definition.owner !== undefined && definition.read === undefined) {
     throw new TypeError(`collection("${name}"): "owner" needs "read", which loads an item so its owner can be checked before any change`);
   }
@@ -307,8 +328,8 @@ function isOwnedBy(owns: NonNullable<Level['definition']['owner']>, item: unknow
  */
 async function loadAllowed(read: (ctx: AnyContext) => unknown, owns: Level['definition']['owner'], ctx: AnyContext): Promise<void> {
   const item = await read(ctx);
-  if (item === undefined || item === null || item instanceof Error) throw new NotFoundError();
-  if (owns !== undefined && !isOwnedBy(owns, item, ctx.principal)) throw new ForbiddenError();
+  if (item === undefined || item === null || item instanceof Error) throw MISSING_ITEM;
+  if (owns !== undefined && !isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
 }
 
 /** Loads every ancestor item, root first, so that nothing below a missing or foreign item runs. */
@@ -328,19 +349,27 @@ function itemGuard(read: (ctx: AnyContext) => unknown, owns: NonNullable<Level['
 
 function readFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
   return (item, ctx) => {
-    if (item !== undefined && item !== null && !isOwnedBy(owns, item, ctx.principal)) throw new ForbiddenError();
+    if (item !== undefined && item !== null && !isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
     return item;
   };
 }
 
-/** The safety net under a list handler that forgot to scope its query: other people's items are dropped. */
+/**
+ * The safety net under a list handler that forgot to scope its query: other people's items are
+ * dropped, from an array or from the `items` of an envelope (`{ items, total }`). A list of any other
+ * shape cannot be checked, so it is never sent: a masked 500, reported.
+ */
 function listFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
-  return (items, ctx, report) => {
-    if (!Array.isArray(items)) return items;
+  return (result, ctx, report) => {
+    if (result === undefined || result === null) return result;
+    const items = Array.isArray(result) ? result : (result as { items?: unknown }).items;
+    if (!Array.isArray(items)) {
+      throw new TypeError('A list of a collection with "owner" must return an array, or an envelope whose "items" is an array, so that other callers\' items can be dropped');
+    }
     const visible = items.filter((item) => isOwnedBy(owns, item, ctx.principal));
     if (visible.length !== items.length) {
       report(new ForbiddenError(`A list handler returned ${items.length - visible.length} item(s) the caller may not see; they were dropped`));
     }
-    return visible;
+    return items === result ? visible : { ...(result as object), items: visible };
   };
 }

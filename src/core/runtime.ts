@@ -3,10 +3,12 @@ import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, 
 import type { AnyContext, ApiRequest, Authorize, Endpoint, HeaderRecord, ResultFilter } from './endpoint.js';
 import {
   BadRequestError,
+  FORBIDDEN_ITEM,
   ForbiddenError,
   HttpError,
   InternalServerError,
   isHttpError,
+  MISSING_ITEM,
   NotAcceptableError,
   NotFoundError,
   problemOf,
@@ -16,11 +18,11 @@ import {
 } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 import { createNegotiator, json, type Serializer } from './formats.js';
-import { buildPath, joinPaths } from './path.js';
+import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
-import { emptyQuery, parseQuery, single } from './request.js';
+import { emptyQuery, parseQuery, single, splitUrl } from './request.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import { invalidInput, partValidator, type PartResult, type PartSchema } from './validation.js';
 
@@ -32,7 +34,8 @@ import { invalidInput, partValidator, type PartResult, type PartSchema } from '.
 
 const ONE_MEBIBYTE = 1024 * 1024;
 const DEFAULT_DEPTH = 64;
-const DEFAULT_CHALLENGE = 'Bearer realm="api"';
+const DEFAULT_TIMEOUT = 30_000;
+export const DEFAULT_CHALLENGE = 'Bearer realm="api"';
 
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
@@ -59,6 +62,8 @@ interface Settings {
   report: (error: unknown, info: ErrorInfo) => void;
   timeout: number | undefined;
   serializerCompiler: ApiOptions['serializerCompiler'];
+  /** Someone else's item as the policy answers it: the very error of a missing item when `forbidden` is 404. */
+  forbiddenItem: HttpError;
 }
 
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
@@ -75,7 +80,7 @@ export function createRuntime(options: ApiOptions): Runtime {
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
   const onError = options.onError;
   function report(error: unknown, info: ErrorInfo): void {
-    if (onError === undefined) return;
+    if (onError === undefined) return logError(error, info);
     try {
       // An async onError returns a promise: its rejection must not become an unhandled one either.
       void Promise.resolve(onError(error, info) as unknown).catch(() => {});
@@ -83,23 +88,28 @@ export function createRuntime(options: ApiOptions): Runtime {
       // A failing logger must not turn one error into a crash or change what the client gets.
     }
   }
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const hiddenForbidden = applyPolicy(policy, FORBIDDEN_ITEM);
   const settings: Settings = {
     authenticate: options.authenticate,
     authorize: options.authorize,
-    challenge: options.challenge ?? DEFAULT_CHALLENGE,
-    policy: options.policy ?? DEFAULT_POLICY,
+    challenge: options.challenge === undefined ? DEFAULT_CHALLENGE : checkHeaderValue('challenge', options.challenge),
+    policy,
     maxDepth: checkLimit('maxDepth', options.maxDepth, DEFAULT_DEPTH),
     bodyLimit: checkLimit('bodyLimit', options.bodyLimit, ONE_MEBIBYTE),
     formats,
     negotiator: createNegotiator(formats),
     vary: formats.length > 1,
     report,
-    timeout: options.timeout === undefined ? undefined : checkLimit('timeout', options.timeout, 0),
+    timeout: options.timeout === false ? undefined : checkLimit('timeout', options.timeout, DEFAULT_TIMEOUT),
     serializerCompiler: options.serializerCompiler,
+    forbiddenItem: hiddenForbidden.status === MISSING_ITEM.status && hiddenForbidden !== FORBIDDEN_ITEM ? MISSING_ITEM : hiddenForbidden,
   };
+  for (const format of formats) checkHeaderValue('formats', format?.contentType);
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
     try {
+      if (error === FORBIDDEN_ITEM) return answer(settings.forbiddenItem, error, request, headers);
       return answer(isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error }), error, request, headers);
     } catch {
       // A thrown value that throws when read (a Proxy, a getter) is a server fault like any other.
@@ -146,8 +156,6 @@ function withoutBody(response: ApiResponse): ApiResponse {
 /** The answer for a path no route matches: one frozen error, since nothing about it varies. */
 export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
 
-/** The answer for an item a handler did not find (it returned undefined or null): one error, as for NO_ROUTE. */
-const MISSING_ITEM = withoutStack(() => new NotFoundError());
 
 function withTimeout<T>(running: Promise<T>, milliseconds: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -155,6 +163,26 @@ function withTimeout<T>(running: Promise<T>, milliseconds: number): Promise<T> {
     timer = setTimeout(() => reject(new HttpError(503, { code: ERROR_CODES.TIMEOUT, detail: 'The request did not finish in time', expose: true })), milliseconds);
   });
   return Promise.race([running, expired]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Without `onError`, an unexpected error is written once to `console.error` with what an operator
+ * needs to find it again (the id the client got, the method and path, the stack); never to the client.
+ */
+function logError(error: unknown, info: ErrorInfo): void {
+  try {
+    console.error(`restcanon: ${info.status} ${info.requestId} ${info.request.method} ${splitUrl(info.request.url).path}`, error);
+  } catch {
+    // A console that throws must not change what the client gets.
+  }
+}
+
+/** A header value restcanon sends from an option: refused at definition time when it could split a header. */
+function checkHeaderValue(name: string, value: unknown): string {
+  if (typeof value !== 'string' || /[^\t\x20-\x7e]/.test(value)) {
+    throw new TypeError(`createApi: "${name}" must give a header value of printable ASCII, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 function checkLimit(name: string, value: unknown, fallback: number): number {
@@ -224,7 +252,8 @@ interface Exchange {
   /** The params as the router matched them (a validated `ctx.params` may hold numbers). */
   readonly rawParams: Record<string, string>;
   readonly ctx: AnyContext;
-  readonly format: Serializer;
+  /** The format of a successful answer, once `Accept` was negotiated. */
+  format: Serializer;
   /** The body's media type, once its Content-Type passed the endpoint's `consumes`. */
   mediaType: string | undefined;
   /** Issues of every part validated so far; a list only once there is one. */
@@ -240,17 +269,22 @@ interface Exchange {
  */
 type Step = (exchange: Exchange) => Promise<unknown> | undefined;
 
-/** The steps of one endpoint, in order, chosen once from what it declares and what the API sets. */
+/**
+ * The steps of one endpoint, in order, chosen once from what it declares and what the API sets. The
+ * caller is known before anything of the request is parsed beyond its path: an anonymous caller of a
+ * protected endpoint costs no work on `Accept`, `Content-Type` or the body.
+ */
 function stepsOf(endpoint: Endpoint, bodyRules: BodyRules | undefined, settings: Settings): Step[] {
   const steps: Step[] = [];
-  if (bodyRules !== undefined) steps.push(checkBodyHeaders);
   if (settings.authenticate !== undefined) steps.push(authenticateCaller);
-  if (bodyRules !== undefined) steps.push(readRequestBody);
+  steps.push(negotiateFormat);
+  if (bodyRules !== undefined) steps.push(checkBodyHeaders, readRequestBody);
+  else if (BODY_METHODS.has(endpoint.method)) steps.push(refuseBody);
   if (endpoint.params !== undefined) steps.push(validation('params', endpoint.params, 'path'));
   if (endpoint.query !== undefined) steps.push(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) steps.push(validation('headers', endpoint.headers, 'header'));
-  if (endpoint.body !== undefined) steps.push(requireBody, validation('body', endpoint.body, 'body'));
-  if (endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || endpoint.body !== undefined) {
+  if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') steps.push(requireBody, validation('body', endpoint.body, 'body'));
+  if (endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated')) {
     steps.push(rejectInvalidInput);
   }
   if (settings.authorize !== undefined) steps.push(authorization(settings.authorize));
@@ -292,7 +326,7 @@ function run(
       headers,
       rawParams,
       ctx: { params: rawParams, query: search === '' ? emptyQuery() : parseQuery(search), headers, body: undefined, principal: undefined, request },
-      format: negotiate(settings, headers),
+      format: json,
       mediaType: undefined,
       issues: undefined,
       result: undefined,
@@ -306,13 +340,14 @@ function run(
 }
 
 /** The format of a successful answer, from `Accept`; a 406 when none fits and the policy says so. */
-function negotiate(settings: Settings, headers: HeaderRecord): Serializer {
-  const format = settings.negotiator.content(single(headers.accept));
-  if (format !== undefined) return format;
-  if (settings.policy.unacceptable === 'reject') {
+function negotiateFormat(exchange: Exchange): undefined {
+  const { settings } = exchange;
+  const format = settings.negotiator.content(single(exchange.headers.accept));
+  if (format !== undefined) exchange.format = format;
+  else if (settings.policy.unacceptable === 'reject') {
     throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
   }
-  return json;
+  return undefined;
 }
 
 /**
@@ -339,11 +374,16 @@ function checkBodyHeaders(exchange: Exchange): undefined {
   return undefined;
 }
 
-/** The caller, or a 401 on an endpoint that needs one. */
-async function authenticateCaller({ settings, ctx, compiled }: Exchange): Promise<void> {
+/**
+ * The caller, or a 401 on an endpoint that needs one. `undefined`, `null` and `false` are an
+ * anonymous caller (an ORM's lookup of an unknown token gives `null`); an object is a caller; any
+ * other value is a mistake in `authenticate`, never a pass: a 500, reported.
+ */
+async function authenticateCaller({ settings, ctx, compiled, headers }: Exchange): Promise<void> {
   const isPublic = compiled.endpoint.public;
+  if (headers.authorization !== undefined) checkCredentials(headers.authorization);
   try {
-    ctx.principal = await settings.authenticate!(ctx.request);
+    ctx.principal = callerOf(await settings.authenticate!(ctx.request));
   } catch (error) {
     if (!isHttpError(error) || error.status !== 401) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
@@ -372,6 +412,81 @@ async function readRequestBody(exchange: Exchange): Promise<void> {
   const parsed = parseBodyText(text, type);
   inspectBody(parsed, rules.maxDepth);
   exchange.ctx.body = parsed;
+}
+
+function callerOf(value: unknown): unknown {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (typeof value === 'object' || typeof value === 'function') return value;
+  throw new TypeError(
+    `authenticate returned ${typeof value === 'string' ? 'a string' : String(value)}; return an object for a caller, or undefined, null or false for an anonymous one`,
+  );
+}
+
+const AMBIGUOUS_CREDENTIALS = withoutStack(
+  () => new BadRequestError('The request carries more than one set of credentials', { code: ERROR_CODES.AMBIGUOUS_CREDENTIALS }),
+);
+
+/**
+ * Refuses an `Authorization` header that holds two credentials: two headers (given as an array), or
+ * two joined with a comma, as a Fetch `Headers` joins repeated headers (`Bearer a, Bearer b`). Which
+ * one counts would depend on the adapter; neither does. A comma inside one credential's parameters
+ * (`Digest realm="a, b", nonce=x`) is part of it: after a comma outside quotes, only `name=value`
+ * may follow.
+ */
+function checkCredentials(value: string | string[]): void {
+  if (Array.isArray(value)) {
+    if (value.length > 1) throw AMBIGUOUS_CREDENTIALS;
+    if (value.length === 0) return;
+    value = value[0]!;
+  }
+  let quoted = false;
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code === 0x22) quoted = !quoted;
+    else if (code === 0x5c && quoted) index++;
+    else if (code === 0x2c && !quoted && startsCredential(value, index + 1)) throw AMBIGUOUS_CREDENTIALS;
+  }
+}
+
+/** Whether the list element from `start` is `scheme [credentials]` rather than an `auth-param` (`name = value`). */
+function startsCredential(value: string, start: number): boolean {
+  let index = start;
+  while (index < value.length && (value.charCodeAt(index) === 0x20 || value.charCodeAt(index) === 0x09)) index++;
+  const tokenStart = index;
+  while (index < value.length && isTokenCode(value.charCodeAt(index))) index++;
+  if (index === tokenStart) return false;
+  while (index < value.length && (value.charCodeAt(index) === 0x20 || value.charCodeAt(index) === 0x09)) index++;
+  return index === value.length ? true : value.charCodeAt(index) !== 0x3d && value.charCodeAt(index) !== 0x2c;
+}
+
+function isTokenCode(code: number): boolean {
+  // tchar of RFC 9110 §5.6.2: visible ASCII but delimiters.
+  return code > 0x20 && code < 0x7f && '"(),/:;<=>?@[\\]{}'.indexOf(String.fromCharCode(code)) === -1;
+}
+
+const UNEXPECTED_BODY = withoutStack(
+  () => new BadRequestError('This endpoint takes no body; declare a body schema to accept one', { code: ERROR_CODES.UNEXPECTED_BODY }),
+);
+
+/**
+ * On a POST, PUT or PATCH endpoint that declares no body, a request that carries one is refused
+ * rather than handed over unvalidated. The framing headers say so without reading; a body without
+ * them (HTTP/2, `api.handle`) is read up to its first byte.
+ */
+function refuseBody(exchange: Exchange): Promise<void> | undefined {
+  const body = exchange.ctx.request.body;
+  if (body === undefined || body === null || body === '') return undefined;
+  const { headers } = exchange;
+  const length = single(headers['content-length'])?.trim();
+  if (headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0') || !isRawBody(body)) throw UNEXPECTED_BODY;
+  if (length === '0') return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    if ((typeof body === 'string' ? body.length : body.byteLength) > 0) throw UNEXPECTED_BODY;
+    return undefined;
+  }
+  return readBody(body, 0).then(ignore, (error: unknown) => {
+    throw isHttpError(error) && error.status === 413 ? UNEXPECTED_BODY : error;
+  });
 }
 
 function requireBody(exchange: Exchange): undefined {
@@ -454,7 +569,7 @@ function succeed(exchange: Exchange): ApiResponse {
     status = settings.policy.decide(operation);
   }
   if (operation === 'create' && !missing) {
-    const location = endpoint.location !== undefined ? endpoint.location(result, ctx) : defaultLocation(compiled, result, exchange.rawParams, ctx.request.baseUrl);
+    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(compiled, result, exchange.rawParams, ctx.request.baseUrl);
     if (location !== undefined) headers.location = location;
   }
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
@@ -466,11 +581,32 @@ function succeed(exchange: Exchange): ApiResponse {
   return { status, headers, body, payload };
 }
 
+/**
+ * The `Location` an endpoint's own `location` gives, made safe to send: the item exists by now, so a
+ * value that could not go on the wire (CR, LF, text beyond ASCII) is encoded rather than turned into
+ * an error, and a value that is no string is left out and reported.
+ */
+function customLocation(exchange: Exchange, result: unknown): string | undefined {
+  const { compiled, ctx, settings } = exchange;
+  let location: unknown;
+  try {
+    location = compiled.endpoint.location!(result, ctx);
+  } catch (error) {
+    settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide('create'), request: ctx.request });
+    return undefined;
+  }
+  if (location === undefined) return undefined;
+  if (typeof location === 'string') return headerSafeUrl(location);
+  const problem = new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string; the 201 went without Location`);
+  settings.report(problem, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide('create'), request: ctx.request });
+  return undefined;
+}
+
 function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, baseUrl: string | undefined): string | undefined {
   const id = (result as { id?: unknown }).id;
   if (compiled.itemTemplate === undefined || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
   const values: Record<string, unknown> = Object.assign({}, rawParams);
   values.id = id;
   const path = buildPath(compiled.itemTemplate, values);
-  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(encodeURI(baseUrl), path);
+  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
 }

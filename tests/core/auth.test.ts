@@ -274,7 +274,7 @@ describe('authorization levels combine', () => {
   });
 
   it('marks single operations of a collection public', async () => {
-    const articles = collection('articles', { public: ['list'], list: () => ['a'], create: () => ({ id: 1 }) });
+    const articles = collection('articles', { public: ['list'], body: 'unvalidated', list: () => ['a'], create: () => ({ id: 1 }) });
     const client = createTestClient(createApi({ authenticate, resources: [articles] }));
     expect((await client.get('/articles')).status).toBe(200);
     expect((await client.post('/articles', { body: {} })).status).toBe(401);

@@ -52,7 +52,8 @@ function usersAndOrders(extra: { owner?: (item: any, principal: any) => boolean 
 }
 
 function apiOf(options: ApiOptions = {}, extra: Parameters<typeof usersAndOrders>[0] = {}): Api {
-  return createApi({ resources: [usersAndOrders(extra)], onError: () => {}, ...options });
+  // Without a deadline, so that 503 shows only where a test asks for it.
+  return createApi({ resources: [usersAndOrders(extra)], onError: () => {}, timeout: false, ...options });
 }
 
 describe('paths and operations', () => {
@@ -231,9 +232,13 @@ describe('parameters and bodies from the Standard Schemas', () => {
     expect(definition.properties.next.$ref).toBe(tree.$ref);
   });
 
-  it('a POST without a body schema still takes an optional body of its media types', async () => {
-    const api = createApi({ endpoints: [endpoint('POST', '/pings', { handle: () => undefined })] });
-    expect(operationOf(await documentOf(api), '/pings', 'post').requestBody).toEqual({ required: false, content: { 'application/json': { schema: {} } } });
+  it("a POST without a body option takes no body; body: 'unvalidated' takes an optional body of any shape", async () => {
+    const api = createApi({
+      endpoints: [endpoint('POST', '/pings', { handle: () => undefined }), endpoint('POST', '/imports', { body: 'unvalidated', handle: () => undefined })],
+    });
+    const document = await documentOf(api);
+    expect(operationOf(document, '/pings', 'post').requestBody).toBeUndefined();
+    expect(operationOf(document, '/imports', 'post').requestBody).toEqual({ required: false, content: { 'application/json': { schema: {} } } });
   });
 });
 
@@ -258,11 +263,13 @@ describe('responses follow the status policy', () => {
         endpoint('GET', '/notes/:id', { handle: () => ({}) }),
         endpoint('POST', '/searches', { handle: () => ({ hits: [] }) }),
       ],
+      timeout: false,
     });
     const document = await documentOf(api);
     expect(statusesOf(document, '/health', 'get')).toEqual([200, 406, 500]);
     expect(statusesOf(document, '/notes/{id}', 'get')).toEqual([200, 400, 404, 406, 500]);
-    expect(statusesOf(document, '/searches', 'post')).toEqual([200, 204, 400, 406, 413, 415, 500]);
+    // No body option: a body is refused with a 400, and never read (no 413 or 415).
+    expect(statusesOf(document, '/searches', 'post')).toEqual([200, 204, 400, 406, 500]);
     // Without a schema, a path param is still percent-decoded, and a malformed escape is that 400.
     expect((await api.handle({ method: 'GET', url: '/notes/%E0%A4%A' })).status).toBe(400);
     expect((await api.handle({ method: 'GET', url: '/notes/1' })).status).toBe(200);
@@ -330,8 +337,9 @@ describe('responses follow the status policy', () => {
     expect(Object.keys(operationOf(withText, '/users', 'get').responses['500']!.content as object)).toEqual(['application/problem+json']);
   });
 
-  it('an API that exposes timeout lists 503, and one that exposes authorizes lists 403', async () => {
+  it('an API with a deadline (30 s unless timeout: false) lists 503, and one that exposes authorizes lists 403', async () => {
     const api = apiOf();
+    expect(statusesOf(await documentOf(createApi({ resources: [usersAndOrders()] })), '/users', 'get')).toEqual([200, 400, 406, 500, 503]);
     expect(statusesOf(await documentOf({ ...api, timeout: 1000 } as Api), '/users', 'get')).toEqual([200, 400, 406, 500, 503]);
     expect(statusesOf(await documentOf({ ...api, authorizes: true } as Api), '/users', 'get')).toEqual([200, 400, 403, 406, 500]);
   });

@@ -48,11 +48,17 @@ describe('ctx is typed by the schemas', () => {
     });
   });
 
-  it('without schemas: string params, the raw query, an unknown body', () => {
+  it("without schemas: string params, the raw query, no body; body: 'unvalidated' gives an unknown body", () => {
     endpoint('POST', '/users/:id', {
       handle: (ctx) => {
         expectTypeOf(ctx.params).toEqualTypeOf<{ id: string }>();
         expectTypeOf(ctx.query).toEqualTypeOf<QueryRecord>();
+        expectTypeOf(ctx.body).toEqualTypeOf<undefined>();
+      },
+    });
+    endpoint('POST', '/imports', {
+      body: 'unvalidated',
+      handle: (ctx) => {
         expectTypeOf(ctx.body).toBeUnknown();
       },
     });
