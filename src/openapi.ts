@@ -3,6 +3,7 @@
  * included. A subpath of its own, so that APIs that serve no document never load it.
  */
 import { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
+import { checkOptions } from './core/options.js';
 import type { ApiDocument } from './core/pipeline.js';
 
 export { createOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiInfo, type OpenApiOperation, type OpenApiOptions } from './core/openapi.js';
@@ -23,6 +24,7 @@ export interface ServedOpenApiOptions extends OpenApiOptions {
  * await api.handle({ method: 'GET', url: '/openapi.json' }); // 200 with the document
  */
 export function openApi(options: ServedOpenApiOptions): ApiDocument {
+  checkOptions('openApi()', options, ['info', 'servers', 'toJsonSchema', 'securitySchemes', 'path', 'public']);
   const { path = '/openapi.json', public: isPublic = true, ...documentOptions } = options;
   return { path, public: isPublic, build: (api) => createOpenApiDocument(api, documentOptions) };
 }

@@ -2,6 +2,7 @@
  * restcanon/testing: run handlers and whole APIs without HTTP, in unit tests.
  */
 import type { AnyContext, ApiRequest, Context, Endpoint, HeaderRecord } from './core/endpoint.js';
+import { checkOptions } from './core/options.js';
 import { createApi, type Api, type ApiOptions, type ApiResponse } from './core/pipeline.js';
 
 /**
@@ -14,6 +15,7 @@ import { createApi, type Api, type ApiOptions, type ApiResponse } from './core/p
 export function createTestContext<Params = Record<string, string>, Query = Record<string, string | string[]>, Headers = HeaderRecord, Body = unknown, Caller = unknown>(
   parts: Partial<Context<Params, Query, Headers, Body, Caller>> = {},
 ): Context<Params, Query, Headers, Body, Caller> {
+  checkOptions('createTestContext()', parts, ['params', 'query', 'headers', 'body', 'principal', 'request']);
   return {
     params: parts.params ?? ({} as Params),
     query: parts.query ?? ({} as Query),
@@ -58,6 +60,8 @@ export interface TestClient {
  */
 export function createTestClient(api: Api): TestClient {
   const request = (method: string, url: string, init: TestRequestInit = {}): Promise<ApiResponse> => {
+    // `client.post('/users', { name: 'Ada' })` would otherwise send no body without a word.
+    checkOptions(`the test client's ${method} ${url}`, init, ['headers', 'body']);
     const headers: HeaderRecord = { ...init.headers };
     const apiRequest: ApiRequest = { method, url, headers };
     if (init.body !== undefined) {

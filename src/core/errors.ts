@@ -3,6 +3,9 @@ import { errorText } from './http.js';
 
 const BRAND = Symbol.for('restcanon.HttpError');
 
+/** The `WWW-Authenticate` challenge of a 401 when neither the error nor the API names another. */
+export const DEFAULT_CHALLENGE = 'Bearer realm="api"';
+
 /** Where an invalid value was found. */
 export type IssueLocation = 'path' | 'query' | 'header' | 'body';
 
@@ -201,7 +204,7 @@ export interface UnauthorizedOptions extends DetailOptions {
  */
 export class UnauthorizedError extends HttpError {
   constructor(detail?: string, options: UnauthorizedOptions = {}) {
-    const { challenge = 'Bearer realm="api"', ...rest } = options;
+    const { challenge = DEFAULT_CHALLENGE, ...rest } = options;
     super(401, withDetail(detail, { ...rest, headers: { ...rest.headers, 'www-authenticate': challenge } }));
   }
 }

@@ -1,4 +1,5 @@
-import { HttpError } from './errors.js';
+import { DEFAULT_CHALLENGE, HttpError } from './errors.js';
+import { checkOptions } from './options.js';
 
 /** Outcomes that succeed. Their statuses must be 2xx. */
 export const SUCCESS_OUTCOMES = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove', 'options', 'empty'] as const;
@@ -58,6 +59,8 @@ export const DEFAULT_STATUSES: Readonly<Record<Outcome, number>> = Object.freeze
   timeout: 503,
 });
 
+const POLICY_KEYS: readonly string[] = [...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES, 'unacceptable'];
+
 /** What to do when nothing acceptable can be produced: answer 406, or send JSON anyway. */
 export type UnacceptablePolicy = 'reject' | 'json';
 
@@ -90,6 +93,7 @@ const OUTCOME_BY_ERROR_STATUS: ReadonlyMap<number, Outcome> = new Map(
  * createStatusPolicy({ notFound: 200 }); // throws
  */
 export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): StatusPolicy {
+  checkOptions('createStatusPolicy()', overrides, POLICY_KEYS);
   const statuses: Record<Outcome, number> = { ...DEFAULT_STATUSES };
   let unacceptable: UnacceptablePolicy = 'reject';
   for (const [key, value] of Object.entries(overrides)) {
@@ -148,6 +152,6 @@ export function applyPolicy(policy: StatusPolicy, error: HttpError): HttpError {
   const status = policy.statuses[outcome];
   if (status === error.status) return error;
   const replacement = OUTCOME_BY_ERROR_STATUS.get(status);
-  const headers = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? 'Bearer realm="api"' } : {};
+  const headers = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? DEFAULT_CHALLENGE } : {};
   return new HttpError(status, { headers, cause: error });
 }

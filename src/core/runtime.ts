@@ -3,6 +3,7 @@ import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, 
 import type { AnyContext, ApiRequest, Authorize, Endpoint, HeaderRecord, ResultFilter } from './endpoint.js';
 import {
   BadRequestError,
+  DEFAULT_CHALLENGE,
   FORBIDDEN_ITEM,
   ForbiddenError,
   HttpError,
@@ -35,7 +36,6 @@ import { invalidInput, partValidator, type PartResult, type PartSchema } from '.
 const ONE_MEBIBYTE = 1024 * 1024;
 const DEFAULT_DEPTH = 64;
 const DEFAULT_TIMEOUT = 30_000;
-export const DEFAULT_CHALLENGE = 'Bearer realm="api"';
 
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
@@ -196,7 +196,7 @@ function checkLimit(name: string, value: unknown, fallback: number): number {
 /** Prepares an endpoint served at a template: its body rules, and the template of a created item's URL. */
 export function compile(endpoint: Endpoint, template: string, settings: Settings): Compiled {
   let bodyRules: BodyRules | undefined;
-  if (BODY_METHODS.has(endpoint.method)) {
+  if (BODY_METHODS.has(endpoint.method) && endpoint.body !== undefined) {
     const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
     const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
     bodyRules = {

@@ -395,7 +395,7 @@ describe('a body stream that fails mid-way', () => {
   // Regression: a client aborting its upload reached onError as a 500 (ECONNRESET: aborted).
   it('is a 400 for the client, not a 500 for the operator', async () => {
     const onError = vi.fn();
-    const api = createApi({ onError, endpoints: [endpoint('POST', '/notes', { handle: (ctx) => ctx.body })] });
+    const api = createApi({ onError, endpoints: [endpoint('POST', '/notes', { body: 'unvalidated', handle: (ctx) => ctx.body })] });
     async function* aborted() {
       yield new TextEncoder().encode('{"text":');
       throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
@@ -408,7 +408,7 @@ describe('a body stream that fails mid-way', () => {
 });
 
 describe('Content-Encoding', () => {
-  const api = createApi({ endpoints: [endpoint('PATCH', '/notes/:id', { handle: (ctx) => ctx.body })] });
+  const api = createApi({ endpoints: [endpoint('PATCH', '/notes/:id', { body: 'unvalidated', handle: (ctx) => ctx.body })] });
   it.each(['gzip', 'br', 'deflate', 'identity, gzip'])('%s is 415 with Accept-Encoding: identity and Accept-Patch', async (coding) => {
     const response = await api.handle({ method: 'PATCH', url: '/notes/1', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body: '{}' });
     expect(response.status).toBe(415);

@@ -91,7 +91,7 @@ describe('routing outcomes', () => {
   it('lower-cases the header names of a request built by hand, for authenticate, ctx.headers and ctx.request alike', async () => {
     const echo = createApi({
       authenticate: (request) => (request.headers?.authorization === 'Bearer alice' ? { name: 'alice' } : undefined),
-      endpoints: [endpoint('POST', '/echo', { handle: (ctx) => ({ headers: ctx.headers, fromRequest: ctx.request.headers, caller: ctx.principal, body: ctx.body }) })],
+      endpoints: [endpoint('POST', '/echo', { body: 'unvalidated', handle: (ctx) => ({ headers: ctx.headers, fromRequest: ctx.request.headers, caller: ctx.principal, body: ctx.body }) })],
     });
     const headers = { Authorization: 'Bearer alice', 'Content-Type': 'application/json', 'X-Trace': 'abc' };
     const response = await echo.handle({ method: 'POST', url: '/echo', headers, body: '{"a":1}' });
@@ -201,7 +201,7 @@ describe('testing helpers', () => {
   });
 
   it('createTestClient sends object bodies as JSON', async () => {
-    const echo = endpoint('POST', '/echoes', { handle: (ctx) => ({ received: ctx.body, type: ctx.headers['content-type'] }) });
+    const echo = endpoint('POST', '/echoes', { body: 'unvalidated', handle: (ctx) => ({ received: ctx.body, type: ctx.headers['content-type'] }) });
     const response = await createTestClient(createApi({ endpoints: [echo] })).post('/echoes', { body: { a: 1 } });
     expect(response.body).toEqual({ received: { a: 1 }, type: 'application/json' });
   });

@@ -68,7 +68,7 @@ describe('createStatusPolicy', () => {
     [{ read: 99 }, /from 100 to 599/],
     [{ read: 200.5 }, /integer/],
     [{ read: '200' as unknown as number }, /integer/],
-    [{ deleted: 204 } as never, /unknown outcome "deleted"/],
+    [{ deleted: 204 } as never, /`deleted` is not an option of createStatusPolicy\(\)/],
     [{ unacceptable: 'maybe' } as never, /unacceptable/],
   ])('refuses %j', (overrides, message) => {
     expect(() => createStatusPolicy(overrides)).toThrow(message);
