@@ -64,4 +64,39 @@ describe('path and resource param types', () => {
       },
     });
   });
+
+  it('without an item schema or an annotation, owner sees an unknown item, not any', () => {
+    collection('projects', {
+      owner: (item, principal) => {
+        expectTypeOf(item).toBeUnknown();
+        // @ts-expect-error: nothing describes the item, so a misspelled field cannot compile
+        return item.ownerIdTypo === principal;
+      },
+      read: () => ({ ownerId: 1 }),
+    });
+    collection('projects', {
+      item: z.object({ ownerId: z.number() }),
+      owner: (item) => {
+        expectTypeOf(item).toEqualTypeOf<{ ownerId: number }>();
+        return item.ownerId === 1;
+      },
+      read: () => ({ ownerId: 1 }),
+    });
+  });
+
+  it("a body option types ctx.body: a schema's output, unknown when 'unvalidated'", () => {
+    collection('notes', {
+      body: z.object({ text: z.string() }),
+      patch: 'unvalidated',
+      create: (ctx) => {
+        expectTypeOf(ctx.body).toEqualTypeOf<{ text: string }>();
+        return undefined;
+      },
+      read: () => undefined,
+      update: (ctx) => {
+        expectTypeOf(ctx.body).toBeUnknown();
+        return undefined;
+      },
+    });
+  });
 });

@@ -4,7 +4,7 @@
  * (tests/types/tsconfig.json, run by `npm run typecheck`), apart from every other test.
  */
 import { expectTypeOf } from 'vitest';
-import { collection, endpoint, type Principal } from '../../src/index.js';
+import { collection, createApi, endpoint, type Principal } from '../../src/index.js';
 
 interface Caller {
   id: number;
@@ -48,3 +48,17 @@ collection('users', {
     handle: () => true,
   },
 });
+
+// A registered principal types every protected handler as having one, which holds only where
+// something authenticates: an API without `authenticate` does not compile.
+const me = endpoint('GET', '/me', { handle: (ctx) => ctx.principal.id });
+// @ts-expect-error: `authenticate` is required once Register declares a principal
+createApi({ endpoints: [me] });
+// @ts-expect-error: the options argument cannot be left out either
+createApi();
+createApi({ endpoints: [me], authenticate: () => ({ id: 1, role: 'user' as const }) });
+// undefined, null and false are anonymous callers.
+createApi({ endpoints: [me], authenticate: async () => null });
+createApi({ endpoints: [me], authenticate: () => false });
+// @ts-expect-error: a string is not a caller (at run time it is a masked 500)
+createApi({ endpoints: [me], authenticate: () => 'user-1' });
