@@ -24,6 +24,7 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single, splitUrl } from './request.js';
+import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import { invalidInput, partValidator, type PartResult, type PartSchema } from './validation.js';
 
@@ -46,6 +47,8 @@ export interface Compiled {
   steps: readonly Step[];
   /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
   stringify: ((value: unknown) => string) | undefined;
+  /** Drops what the response schema does not declare from a result, before any format writes it. */
+  project: Projection | undefined;
 }
 
 /** What every request of an API reads: its options, checked and with their defaults. */
@@ -207,7 +210,35 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     };
   }
   const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
-  return { endpoint, template, itemTemplate, bodyRules, steps: stepsOf(endpoint, bodyRules, settings), stringify: compileStringify(endpoint, settings) };
+  return {
+    endpoint,
+    template,
+    itemTemplate,
+    bodyRules,
+    steps: stepsOf(endpoint, bodyRules, settings),
+    stringify: compileStringify(endpoint, settings),
+    project: projectionOf(endpoint),
+  };
+}
+
+/**
+ * What a response schema hides is hidden in every format: the result is cut down to what the schema
+ * declares before JSON, text, XML or a compiled serializer sees it. A list's items one by one.
+ */
+function projectionOf(endpoint: Endpoint): Projection | undefined {
+  const { response } = endpoint;
+  if (response === undefined) return undefined;
+  let project: Projection;
+  try {
+    project = compileProjection(response.schema);
+  } catch (error) {
+    throw new TypeError(`${endpoint.method} ${endpoint.path}: the response schema cannot be used: ${String((error as Error)?.message ?? error)}`, { cause: error });
+  }
+  if (!response.array) return project;
+  return (value) => {
+    if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
+    return value.map(project);
+  };
 }
 
 /**
@@ -575,6 +606,7 @@ function succeed(exchange: Exchange): ApiResponse {
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
+  if (compiled.project !== undefined) body = compiled.project(body);
   const { format } = exchange;
   const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
   headers['content-type'] = format.contentType;

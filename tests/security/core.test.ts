@@ -5,8 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, createStatusPolicy, endpoint, HttpError, type ApiRequest, type ErrorInfo } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, endpoint, HttpError, json, text, type ApiRequest, type ErrorInfo } from '../../src/index.js';
 import { openApi } from '../../src/openapi.js';
+import { xml } from '../../src/xml.js';
 import { createTestClient, createTestContext } from '../../src/testing.js';
 
 const SECRET = 'confidential-plan';
@@ -346,5 +347,34 @@ describe('a 500 without onError', () => {
     } finally {
       log.mockRestore();
     }
+  });
+});
+
+describe('what a response schema hides is hidden in every format', () => {
+  const User = z.object({ id: z.number(), name: z.string() });
+  const stored = { id: 1, name: 'Ada', passwordHash: '$argon2id$secret' };
+  const users = collection('users', { item: User, list: () => [stored], read: () => stored });
+
+  it.each([
+    ['JSON', 'application/json', []],
+    ['JSON with a compiled serializer', 'application/json', [], true],
+    ['text', 'text/plain', [text]],
+    ['XML', 'application/xml', [xml]],
+  ] as const)('%s never carries a field the item schema leaves out', async (_name, accept, formats, compiled = false) => {
+    const api = createApi({
+      resources: [users],
+      formats: [json, ...formats],
+      // A compiler that strips nothing itself: the projection before it must.
+      ...(compiled ? { serializerCompiler: () => (value: unknown) => JSON.stringify(value) } : {}),
+    });
+    for (const url of ['/users/1', '/users']) {
+      const response = await api.handle({ method: 'GET', url, headers: { accept } });
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toContain(accept);
+      expect(String(response.payload)).toContain('Ada');
+      expect(String(response.payload)).not.toContain('argon2id');
+      expect(JSON.stringify(response.body)).not.toContain('passwordHash');
+    }
+    expect(stored.passwordHash).toBe('$argon2id$secret');
   });
 });
