@@ -11,7 +11,8 @@ import { createDemoApi, createDemoStore } from '../examples/demo-api.mjs';
 import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../src/core/openapi.js';
 
 type Store = ReturnType<typeof createDemoStore>;
-const quiet: ApiOptions = { onError: () => {} };
+// No deadline: the probes cannot make a demo handler hang, so a listed 503 could never be observed.
+const quiet: ApiOptions = { onError: () => {}, timeout: false };
 const admin = { authorization: 'Bearer admin-token' };
 const alice = { authorization: 'Bearer alice-token' };
 const jsonType = { 'content-type': 'application/json' };
