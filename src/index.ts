@@ -43,6 +43,7 @@ export {
   defineEndpoint,
   type ApiRequest,
   type Authorize,
+  type BodyOption,
   type Context,
   type Endpoint,
   type EndpointConfig,
@@ -67,7 +68,7 @@ export {
   type ItemParams,
   type OperationDefinition,
 } from './core/resource.js';
-export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type ApiResponse, type Resource, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
+export { createApi, createEndpointHandler, type Authenticated, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type ApiResponse, type Resource, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
 export {
   lintPath,
   lintPaths,
