@@ -28,7 +28,7 @@ const subpaths = Object.keys(entries).map((entry) => (entry === 'index' ? manife
 const ADAPTER_EXPORTS: Record<string, string[]> = {
   'restcanon/node': ['fromNodeRequest', 'nodeHandler', 'readNodeBody', 'sendNodeResponse', 'toNodeListener'],
   'restcanon/express': ['expressHandler', 'toExpress'],
-  'restcanon/fastify': ['fastifyHandler', 'toFastify'],
+  'restcanon/fastify': ['fastifyHandler', 'frameworkErrorsOf', 'toFastify'],
   'restcanon/fetch': ['fromFetchRequest', 'toFetch', 'toFetchResponse'],
 };
 

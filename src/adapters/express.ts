@@ -4,8 +4,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest, Endpoint } from '../core/endpoint.js';
+import { PayloadTooLargeError } from '../core/errors.js';
+import { checkOptions } from '../core/options.js';
 import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
-import { fromNodeRequest, sendNodeResponse } from './node.js';
+import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
 
 /**
  * The parts of an Express request that restcanon reads, common to Express 4 and 5.
@@ -41,6 +43,23 @@ export type ExpressNext = (error?: unknown) => void;
 export type ExpressMiddleware = (req: ExpressRequest, res: ServerResponse, next: ExpressNext) => void;
 
 /**
+ * An Express error middleware: Express tells it from other middleware by its four parameters.
+ *
+ * @example
+ * app.use(((error, req, res, next) => next(error)) satisfies ExpressErrorMiddleware);
+ */
+export type ExpressErrorMiddleware = (error: unknown, req: ExpressRequest, res: ServerResponse, next: ExpressNext) => void;
+
+/**
+ * What {@link toExpress} gives `app.use`: the API's middleware, then the error middleware that
+ * answers for the API when a body parser before it failed. Express 4 and 5 flatten the array.
+ *
+ * @example
+ * const [middleware, onParserError]: ExpressMount = toExpress(api);
+ */
+export type ExpressMount = [middleware: ExpressMiddleware, onParserError: ExpressErrorMiddleware];
+
+/**
  * Options of {@link toExpress}.
  *
  * @example
@@ -54,26 +73,93 @@ export interface ExpressOptions {
   fallthrough?: boolean;
 }
 
+const EXPRESS_OPTIONS = ['fallthrough'];
+
 /**
  * Serves an API as Express 4 or 5 middleware, mountable at a prefix. It routes on `req.url`, which
  * Express makes relative to the mount point, and leaves `req.originalUrl` alone. A path the API does
  * not know goes on to the next handler, with its body unread; a known path with another method is
  * the API's 405. A body that a parser such as `express.json()` already read is used as parsed (its
  * bytes were counted by that parser's limit, not the API's, unless it came with a `Content-Length`);
- * otherwise the raw stream is read with the API's limit. A body the host's parser rejected never
- * reaches the API: the host's error handler answers it. Mount the API before global body parsers.
+ * otherwise the raw stream is read with the API's limit.
+ *
+ * It returns two middleware for `app.use`, which Express runs in order. The second handles the
+ * errors of a body parser mounted before the API (malformed JSON, a body over the parser's limit,
+ * an unsupported charset or encoding) for the paths the API serves: the API answers them, after its
+ * own authentication and header checks, with its problem details rather than Express's HTML error
+ * page. Other errors, and errors on other paths, go on to the host's error handlers. A body parser
+ * reads a whole body before it hands an error on, so an API mounted before global parsers answers
+ * a huge `Content-Length` at once, where one behind them answers only when the body has arrived.
  *
  * @example
+ * app.use(express.json());
  * app.use('/v1', toExpress(api));
  */
-export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMiddleware {
+export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount {
+  checkOptions('toExpress()', options, EXPRESS_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
   const respond = responderOf(api);
-  return (req, res, next) => {
+  const middleware: ExpressMiddleware = (req, res, next) => {
     const answer = respond(fromExpressRequest(req), fallthrough, true);
     if (answer instanceof Promise) answer.then((response) => sendOrNext(res, next, response), next);
     else sendOrNext(res, next, answer);
   };
+  const onParserError: ExpressErrorMiddleware = (error, req, res, next) => {
+    const type = bodyParserFailure(error);
+    if (type === undefined || (fallthrough && !api.matches(req.url ?? '/'))) return next(error);
+    const request = fromExpressRequest(req);
+    request.body = bodyAfter(req, type, (error as { body?: unknown }).body);
+    const answer = respond(request, false, true);
+    if (answer instanceof Promise) answer.then((response) => sendNodeResponse(res, response), next);
+    else sendNodeResponse(res, answer);
+  };
+  return [middleware, onParserError];
+}
+
+/**
+ * The failures of body-parser (`express.json()`, `express.text()`, ...) that come from the request,
+ * by their `type`. The API answers each as if it had read the body itself.
+ */
+const BODY_PARSER_FAILURES: ReadonlySet<string> = new Set([
+  'entity.parse.failed',
+  'parameters.too.many',
+  'entity.too.large',
+  'encoding.unsupported',
+  'charset.unsupported',
+  'request.aborted',
+  'request.size.invalid',
+  'entity.verify.failed',
+]);
+
+/** Failures whose error keeps the body's text, which the API then parses itself. */
+const TEXT_KEPT: ReadonlySet<string> = new Set(['entity.parse.failed', 'parameters.too.many']);
+
+function bodyParserFailure(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const type = (error as { type?: unknown }).type;
+  return typeof type === 'string' && BODY_PARSER_FAILURES.has(type) ? type : undefined;
+}
+
+/**
+ * The body the API reads after a parser failed: the text the parser could not parse; the stream
+ * itself when the parser refused the request before reading it (charset, encoding); otherwise a body
+ * whose reading fails, as the parser's reading did. A body a `verify` function refused is never
+ * handed on as readable.
+ */
+function bodyAfter(req: ExpressRequest, type: string, text: unknown): unknown {
+  if (TEXT_KEPT.has(type) && typeof text === 'string') return text;
+  if (!req.readableDidRead && !req.readableEnded) return readNodeBody(req);
+  return new UnreadableBody(type === 'entity.too.large');
+}
+
+/** A body the host's parser failed to read: reading it throws as that reading did. */
+class UnreadableBody implements AsyncIterable<Uint8Array> {
+  constructor(private readonly tooLarge: boolean) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    const failure = this.tooLarge ? new PayloadTooLargeError('The body is larger than the server accepts') : new Error('The host could not read the body');
+    return { next: () => Promise.reject(failure) };
+  }
 }
 
 /**

@@ -5,8 +5,9 @@
 import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
 import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
+import { checkOptions } from '../core/options.js';
 import { splitUrl } from '../core/request.js';
-import { readNodeBody, type NodeRequest } from './node.js';
+import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
 
 /**
  * The parts of a Fastify request that restcanon reads.
@@ -82,16 +83,22 @@ export interface FastifyOptions {
   fallthrough?: boolean;
 }
 
+const FASTIFY_OPTIONS = ['fallthrough'];
+
 /**
  * A Fastify 5 plugin that registers every path of an API as a real Fastify route (so `inject`, hooks
  * and logging work), for every method: the API answers another method with 405 and `Allow`, and HEAD
  * and OPTIONS itself. Inside the plugin, Fastify's body parsers give way to one that hands the raw
- * stream to the API, so 400, 413 and 415 come from the API, with its body limit.
+ * stream to the API, so 400, 413 and 415 come from the API, with its body limit. Fastify refuses a
+ * few malformed URLs before any plugin runs: pass {@link frameworkErrorsOf} to `Fastify()` for the
+ * API to answer those too.
  *
  * @example
+ * const app = Fastify({ frameworkErrors: frameworkErrorsOf(api, { prefix: '/v1' }) });
  * await app.register(toFastify(api), { prefix: '/v1' });
  */
 export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin {
+  checkOptions('toFastify()', options, FASTIFY_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
   const respond = responderOf(api);
   const plugin: FastifyPlugin = async (instance) => {
@@ -126,6 +133,93 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
 const API_DECIDES: ReadonlySet<string> = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE']);
 
 /**
+ * The parts of an error that Fastify hands its `frameworkErrors` option.
+ *
+ * @example
+ * const isBadUrl = (error: FastifyErrorLike) => error.code === 'FST_ERR_BAD_URL';
+ */
+export interface FastifyErrorLike {
+  code?: string;
+  message: string;
+}
+
+/**
+ * A function for Fastify's `frameworkErrors` option: it answers the errors Fastify raises before any
+ * route or plugin runs.
+ *
+ * @example
+ * Fastify({ frameworkErrors: ((error, request, reply) => reply.send(error)) satisfies FrameworkErrorsHandler });
+ */
+export type FrameworkErrorsHandler = (error: FastifyErrorLike, request: FastifyRequestLike, reply: FastifyReplyLike) => void;
+
+/**
+ * Options of {@link frameworkErrorsOf}.
+ *
+ * @example
+ * Fastify({ frameworkErrors: frameworkErrorsOf(api, { prefix: '/v1' } satisfies FrameworkErrorsOptions) });
+ */
+export interface FrameworkErrorsOptions {
+  /** The prefix the plugin is registered with (`app.register(toFastify(api), { prefix: '/v1' })`). */
+  prefix?: string;
+  /** As for {@link toFastify}: `false` when the API answers every path below the prefix, not only its own. */
+  fallthrough?: boolean;
+  /** Answers the errors the API does not. Without it they get Fastify's own answer (`reply.send(error)`). */
+  fallback?: FrameworkErrorsHandler;
+}
+
+const FRAMEWORK_ERRORS_OPTIONS = ['prefix', 'fallthrough', 'fallback'];
+
+/** Errors Fastify raises about a URL before routing it (a malformed percent-escape, a param over `maxParamLength`), which the API answers itself. */
+const URL_ERRORS: ReadonlySet<string> = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
+
+/**
+ * Fastify's `frameworkErrors` option for a server that serves an API with {@link toFastify}. Fastify
+ * refuses a URL with a malformed percent-escape (`/users/%E0%A4%A`) or with a param longer than
+ * `maxParamLength` before any plugin runs, so the plugin never sees it; with this option, such a
+ * request on a path the API serves gets the API's answer, after its own authentication, like on
+ * every other adapter. Every other error, and every other path, gets Fastify's own answer or the
+ * `fallback`'s. Pass the plugin's `prefix` and `fallthrough` here too.
+ *
+ * @example
+ * const app = Fastify({ frameworkErrors: frameworkErrorsOf(api, { prefix: '/v1' }) });
+ * await app.register(toFastify(api), { prefix: '/v1' });
+ */
+export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}): FrameworkErrorsHandler {
+  checkOptions('frameworkErrorsOf()', options, FRAMEWORK_ERRORS_OPTIONS);
+  const prefix = normalizePrefix(options.prefix ?? '');
+  const fallthrough = options.fallthrough ?? true;
+  const fallback = options.fallback ?? sendFrameworkError;
+  const respond = responderOf(api);
+  return (error, request, reply) => {
+    const url = error.code !== undefined && URL_ERRORS.has(error.code) ? belowPrefix(request.url, prefix) : undefined;
+    if (url === undefined || (fallthrough && !api.matches(url))) return fallback(error, request, reply);
+    const apiRequest = fromFastifyRequest(request, url, prefix);
+    const response = respond(apiRequest, false, apiRequest.headers === request.raw.headers);
+    if (response instanceof Promise) void response.then((settled) => sendFastifyReply(reply, settled));
+    else sendFastifyReply(reply, response);
+  };
+}
+
+/** Fastify's answer to an error of its own, as its documentation has `frameworkErrors` give it. */
+function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLike, reply: FastifyReplyLike): void {
+  reply.send(error);
+}
+
+/** A prefix as Fastify keeps it: a leading `/`, no trailing one, and `''` for none. */
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The target below `prefix`, or undefined for a target outside it. */
+function belowPrefix(url: string, prefix: string): string | undefined {
+  if (prefix === '') return url;
+  const { path } = splitUrl(url);
+  if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined;
+  return withoutPrefix(url, prefix);
+}
+
+/**
  * Runs one endpoint as a Fastify route handler, with `request.params` from the Fastify route. The
  * body is what Fastify's parsers made of it (Fastify answers a body they reject).
  *
@@ -156,9 +250,16 @@ function withoutPrefix(url: string, prefix: string): string {
 }
 
 function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: string): ApiRequest {
+  const raw = request.raw;
+  // The stream and Node's headers (with a repeated Authorization kept), as the node adapter gives them.
+  const apiRequest = fromNodeRequest(raw, url);
+  const headers = request.headers;
+  if (headers !== raw.headers) apiRequest.headers = headers;
   // Without a body Fastify ran no parser (a GET, say): the API still gets the stream, read only if the endpoint takes a body.
-  const body = request.body ?? request.raw;
-  return { method: request.method, url, headers: request.headers, body: isStream(body) ? readNodeBody(body) : body, baseUrl };
+  const body = request.body;
+  if (body !== undefined && body !== null && body !== raw) apiRequest.body = isStream(body) ? readNodeBody(body) : body;
+  if (baseUrl !== undefined) apiRequest.baseUrl = baseUrl;
+  return apiRequest;
 }
 
 /**

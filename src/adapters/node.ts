@@ -3,6 +3,7 @@
  * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
  */
 import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
+import { checkOptions } from '../core/options.js';
 import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 
 /**
@@ -16,6 +17,8 @@ export interface NodeRequest {
   url?: string | undefined;
   /** Header names in lower case, as `node:http` gives them: the adapter does not lower them again. */
   headers: HeaderRecord;
+  /** Every header line as received, name then value: where a repeated header that `headers` keeps once is found. */
+  rawHeaders?: readonly string[] | undefined;
   /** Whether the whole body has arrived. */
   readonly complete: boolean;
   iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown>;
@@ -50,6 +53,8 @@ export interface NodeListenerOptions<Req extends NodeRequest = NodeRequest, Res 
   fallback?: (req: Req, res: Res) => unknown;
 }
 
+const NODE_LISTENER_OPTIONS = ['fallback'];
+
 /**
  * Turns an API into a request listener for `http.createServer`, `https.createServer` or
  * `http2.createServer` (compatibility API). A request never crashes the server: an aborted or
@@ -69,6 +74,7 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   api: Api,
   options: NodeListenerOptions<Req, Res> = {},
 ): (req: Req, res: Res) => Promise<void> | undefined {
+  checkOptions('toNodeListener()', options, NODE_LISTENER_OPTIONS);
   const fallback = options.fallback;
   if (fallback === undefined) {
     const respond = responderOf(api);
@@ -117,14 +123,61 @@ export function nodeHandler(endpoint: Endpoint, options: EndpointHandlerOptions 
 /**
  * The `ApiRequest` of a Node request. The body is passed raw, as a stream the core reads with its
  * byte limit; `url` replaces `req.url` (a framework mounted at a prefix passes the rest of the path).
+ * A repeated `Authorization` or `Content-Type`, which `req.headers` keeps only once, is passed as the
+ * array of every value, so that the core sees the request as it was sent.
  *
  * @example
  * const response = await api.handle(fromNodeRequest(req));
  */
 export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/'): ApiRequest {
+  const headers = req.headers;
   // HTTP/2 frames a body without Content-Length or Transfer-Encoding, so every request gets one; it
   // is read only if the endpoint takes a body, and an empty one reads as none.
-  return { method: req.method ?? 'GET', url, headers: req.headers, body: readNodeBody(req) };
+  return {
+    method: req.method ?? 'GET',
+    url,
+    headers: headers.authorization === undefined && headers['content-type'] === undefined ? headers : withRepeatedHeaders(headers, req.rawHeaders),
+    body: readNodeBody(req),
+  };
+}
+
+/**
+ * The headers with every value of a repeated `Authorization` or `Content-Type`. Node keeps the first
+ * of each and drops the others, so a server that reads the first and a proxy that reads the last
+ * would act on different credentials or media types. The raw lines are only counted, without a
+ * string made, and the headers are copied only when one of the two is repeated.
+ */
+function withRepeatedHeaders(headers: HeaderRecord, rawHeaders: readonly string[] | undefined): HeaderRecord {
+  if (rawHeaders === undefined) return headers;
+  let authorizations = 0;
+  let contentTypes = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!;
+    if (isHeaderName(name, 'authorization')) authorizations++;
+    else if (isHeaderName(name, 'content-type')) contentTypes++;
+  }
+  if (authorizations < 2 && contentTypes < 2) return headers;
+  const copy = { ...headers };
+  if (authorizations > 1) copy.authorization = valuesOf(rawHeaders, 'authorization');
+  if (contentTypes > 1) copy['content-type'] = valuesOf(rawHeaders, 'content-type');
+  return copy;
+}
+
+/** Whether a raw header name is `lowerName` in any case. Setting bit 0x20 lower-cases a letter and leaves `-` as it is. */
+function isHeaderName(name: string, lowerName: string): boolean {
+  if (name.length !== lowerName.length) return false;
+  for (let index = 0; index < name.length; index++) {
+    if ((name.charCodeAt(index) | 0x20) !== lowerName.charCodeAt(index)) return false;
+  }
+  return true;
+}
+
+function valuesOf(rawHeaders: readonly string[], lowerName: string): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (isHeaderName(rawHeaders[index]!, lowerName)) values.push(rawHeaders[index + 1]!);
+  }
+  return values;
 }
 
 /**

@@ -28,9 +28,11 @@ export function checkOptions(where: string, options: unknown, known: readonly st
 function nearestOf(key: string, known: readonly string[]): string | undefined {
   const lowered = key.toLowerCase();
   let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(key.length / 3)) + 1;
+  let bestDistance = Infinity;
   for (const candidate of known) {
+    // A third of the longer name may differ: `fallthru` is still `fallthrough`, `zzz` is nothing.
     const distance = editDistance(lowered, candidate.toLowerCase());
+    if (distance > Math.max(2, Math.floor(Math.max(key.length, candidate.length) / 3))) continue;
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -114,6 +114,9 @@ export function runExpressSuite(name: string, express: Express): void {
       ['POST', '/users', { token: 'alice', type: 'application/json', body: '{"__proto__":{"admin":true}}' }],
       ['POST', '/users', { token: 'alice', type: 'text/plain', body: 'name=Carol' }],
       ['POST', '/users', { token: 'alice', type: 'application/json', body: big }],
+      ['POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":' }],
+      ['POST', '/users', { type: 'application/json', body: '{"name":' }],
+      ['POST', '/users', { token: 'alice', type: 'application/json; charset=latin1', body: '{"name":"Carol","email":"carol@example.com"}' }],
       ['POST', '/users', { token: 'alice', type: 'application/json' }],
       ['POST', '/users', { type: 'application/json', body: '{"name":"Carol","email":"carol@example.com"}' }],
       ['PATCH', '/users/2', { token: 'bob', type: 'application/merge-patch+json', body: '{"name":"Robert"}' }],
@@ -122,7 +125,7 @@ export function runExpressSuite(name: string, express: Express): void {
       ['GET', '/users/1', { token: 'alice' }],
     ];
     for (const [method, path, init] of cases) {
-      it(`${method} ${path} ${init.type ?? ''} ${(init.body ?? '').slice(0, 40)} answers the same`, async () => {
+      it(`${method} ${path} as ${init.token ?? 'nobody'} ${init.type ?? ''} ${(init.body ?? '').slice(0, 40)} answers the same`, async () => {
         plain.store.reset();
         parsed.store.reset();
         const withoutParser = await call(plainServer, method, path, init);
@@ -130,17 +133,6 @@ export function runExpressSuite(name: string, express: Express): void {
         expect(withParser).toEqual(withoutParser);
       });
     }
-
-    // A known limit: the host's parser rejects a body before the API sees it, and the host's error
-    // handler answers (Express's default handler answers HTML). Mount toExpress before express.json().
-    it('malformed JSON that express.json() rejects is answered by the host, not the API', async () => {
-      const withoutParser = await call(plainServer, 'POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":' });
-      const withParser = await call(parsedServer, 'POST', '/users', { token: 'alice', type: 'application/json', body: '{"name":' });
-      expect(withoutParser.status).toBe(400);
-      expect(withoutParser.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(withParser.status).toBe(400);
-      expect(withParser.headers['content-type']).not.toContain('problem');
-    });
   });
 
   describe(`${name} expressHandler`, () => {
