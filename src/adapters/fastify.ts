@@ -6,7 +6,7 @@ import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
 import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
-import { splitUrl } from '../core/request.js';
+import { splitUrl, withoutTrailingSlashes } from '../core/request.js';
 import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
 
 /**
@@ -207,7 +207,7 @@ function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLik
 
 /** A prefix as Fastify keeps it: a leading `/`, no trailing one, and `''` for none. */
 function normalizePrefix(prefix: string): string {
-  const trimmed = prefix.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlashes(prefix);
   return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 

@@ -1,4 +1,4 @@
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
+import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 import { remember } from './memo.js';
 
@@ -56,29 +56,58 @@ export function isRawBody(body: unknown): body is RawBody {
   return typeof body === 'object' && body !== null && typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }
 
-const WHITESPACE = /^[ \t]+|[ \t]+$/g;
-
 /**
  * Parses a `Content-Type` value. Casing, spaces, tabs and parameters are normalized, so none of them
- * can slip past a check. Returns undefined for a value with no `type/subtype`.
+ * can slip past a check. Returns undefined for a value with no `type/subtype`. It reads by index,
+ * with no regular expression that could backtrack: the value is whatever a client sent.
  *
  * @example
  * parseMediaType('Application/JSON ;\tcharset="UTF-8"'); // { type: 'application/json', charset: 'utf-8' }
  */
 export function parseMediaType(header: string): MediaType | undefined {
-  const parts = header.split(';');
-  const type = parts[0]!.replace(WHITESPACE, '').toLowerCase();
+  let end = header.indexOf(';');
+  if (end === -1) end = header.length;
+  const type = trimSpaces(header, 0, end).toLowerCase();
   const slash = type.indexOf('/');
   if (slash <= 0 || slash === type.length - 1 || /[\s,"]/.test(type)) return undefined;
   let charset: string | undefined;
-  for (let index = 1; index < parts.length; index++) {
-    const parameter = parts[index]!;
-    const equals = parameter.indexOf('=');
-    if (equals === -1) continue;
-    if (parameter.slice(0, equals).replace(WHITESPACE, '').toLowerCase() !== 'charset') continue;
-    charset = parameter.slice(equals + 1).replace(WHITESPACE, '').replace(/^"(.*)"$/, '$1').toLowerCase();
+  // The next `=` is looked up again only once it lies behind: with many parameters and no `=`,
+  // a search from every parameter to the end of the value would read it quadratically.
+  let equals = -1;
+  while (end < header.length) {
+    const start = end + 1;
+    end = header.indexOf(';', start);
+    if (end === -1) end = header.length;
+    if (equals < start) {
+      equals = header.indexOf('=', start);
+      if (equals === -1) equals = header.length;
+    }
+    if (equals >= end) continue;
+    if (trimSpaces(header, start, equals).toLowerCase() !== 'charset') continue;
+    charset = unquote(trimSpaces(header, equals + 1, end)).toLowerCase();
   }
   return { type, charset };
+}
+
+/** The text between `start` and `end` without the spaces and tabs at either end. */
+function trimSpaces(text: string, start: number, end: number): string {
+  while (start < end && isSpaceOrTab(text.charCodeAt(start))) start++;
+  while (end > start && isSpaceOrTab(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/** A quoted value without its quotes; a value whose quotes enclose a line break is kept as it is. */
+function unquote(value: string): string {
+  if (value.length < 2 || value.charCodeAt(0) !== 0x22 || value.charCodeAt(value.length - 1) !== 0x22) return value;
+  for (let index = 1; index < value.length - 1; index++) {
+    const code = value.charCodeAt(index);
+    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return value;
+  }
+  return value.slice(1, -1);
 }
 
 /** Parsed `Content-Type` values, bounded: clients send the same few over and over. */
@@ -153,7 +182,9 @@ export async function readBody(body: RawBody, limit: number): Promise<string> {
       let next: IteratorResult<Uint8Array | string>;
       try {
         next = await iterator.next();
-      } catch {
+      } catch (error) {
+        // An adapter's body may fail with the answer its host's reading came to (a 413 from a parser's limit).
+        if (isHttpError(error)) throw error;
         // The stream failed (the client aborted, the connection reset): the client's doing, not a server fault.
         throw malformed('The body could not be read to its end');
       }

@@ -24,7 +24,8 @@ export interface InputIssue {
 
 /**
  * An RFC 9457 problem details object, as sent with `application/problem+json`.
- * `code` is restcanon's stable error code; `errors` lists every invalid input on a 400.
+ * `code` is restcanon's stable error code; `errors` lists the invalid inputs of a 400, the first 100
+ * of them, and `omittedErrors` counts those left out.
  *
  * @example
  * const problem: ProblemDetails = { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' };
@@ -37,6 +38,8 @@ export interface ProblemDetails {
   instance?: string;
   code: string;
   errors?: InputIssue[];
+  /** How many invalid inputs were found beyond those in `errors`; present only when some were left out. */
+  omittedErrors?: number;
 }
 
 /** Options shared by every `HttpError` constructor. */
@@ -53,6 +56,8 @@ export interface HttpErrorOptions {
   headers?: Record<string, string>;
   /** Every invalid input, for a 400. */
   errors?: InputIssue[];
+  /** How many more invalid inputs there were than `errors` lists, for a 400 that lists only the first ones. */
+  omittedErrors?: number;
   /** Whether `detail` and `errors` reach the client. Defaults to true below 500, false from 500. */
   expose?: boolean;
   /** The underlying error. Never sent to the client. */
@@ -90,6 +95,7 @@ export class HttpError extends Error {
   declare readonly expose: boolean;
   declare readonly headers: Readonly<Record<string, string>>;
   declare readonly errors: readonly InputIssue[] | undefined;
+  declare readonly omittedErrors: number | undefined;
 
   constructor(status: number, options: HttpErrorOptions = {}) {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
@@ -104,6 +110,7 @@ export class HttpError extends Error {
     this.expose = options.expose ?? status < 500;
     this.headers = options.headers === undefined ? {} : checkHeaders(options.headers);
     this.errors = options.errors;
+    this.omittedErrors = options.omittedErrors;
     // Set last, so the own keys come in the order they always had.
     this.name = new.target.name;
   }
@@ -172,7 +179,10 @@ export function problemOf(error: HttpError, instance?: string): ProblemDetails {
     : { type: 'about:blank', title: errorText(error.status), status: error.status, code: CODE_BY_STATUS[error.status] ?? `RC_HTTP_${error.status}` };
   if (error.expose && error.detail !== undefined) problem.detail = error.detail;
   if (instance !== undefined) problem.instance = instance;
-  if (error.expose && error.errors !== undefined) problem.errors = error.errors.map((issue) => ({ ...issue }));
+  if (error.expose && error.errors !== undefined) {
+    problem.errors = error.errors.map((issue) => ({ ...issue }));
+    if (error.omittedErrors !== undefined && error.omittedErrors > 0) problem.omittedErrors = error.omittedErrors;
+  }
   return problem;
 }
 

@@ -238,7 +238,7 @@ function zodUnionValues(branches: unknown): unknown[] | undefined {
   for (const branch of branches) {
     const only = Array.isArray(branch) && branch.length === 1 ? (branch[0] as IssueFields) : undefined;
     if (only?.code !== 'invalid_value' || !Array.isArray(only.values)) return undefined;
-    values.push(...only.values);
+    for (const value of only.values) values.push(value);
   }
   return values;
 }

@@ -5,6 +5,7 @@
  */
 
 import { ACTION_VERBS, NOUN_PHRASES, VAGUE_WORDS, type ResourceMethod } from './naming-words.js';
+import { withoutTrailingSlashes } from './request.js';
 
 /**
  * The rule a finding breaks: `verb` for a segment that names an action (`/createOrder`),
@@ -96,7 +97,7 @@ function withoutQuery(path: string): string {
 
 function comparablePath(path: string): string {
   const bare = withoutQuery(path);
-  return bare.length > 1 ? bare.replace(/\/+$/, '') : bare;
+  return bare.length > 1 ? withoutTrailingSlashes(bare) : bare;
 }
 
 function startsWithPhrase(words: readonly string[], phrase: readonly string[]): boolean {

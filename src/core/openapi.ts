@@ -321,7 +321,8 @@ function hoist(converted: JsonSchema, name: string, schemas: Record<string, Json
     JSON.parse(JSON.stringify(value), (key, inner: unknown) => {
       if (key !== '$ref' || typeof inner !== 'string' || !inner.startsWith('#')) return inner;
       hasRefs = true;
-      const def = /^#\/(?:\$defs|definitions)\/([^/]+)(.*)$/.exec(inner);
+      // The rest must start with `/`, so that [^/]+ never gives back characters for (.*) to read again.
+      const def = /^#\/(?:\$defs|definitions)\/([^/]+)((?:\/.*)?)$/.exec(inner);
       return def === null ? `#/components/schemas/${name}${inner.slice(1)}` : `#/components/schemas/${defName(def[1]!)}${def[2]}`;
     }) as JsonSchema;
   for (const [token, definition] of Object.entries(defs)) schemas[defName(token)] = copy(definition);

@@ -97,3 +97,16 @@ export function normalizeHeaders(headers: HeaderRecord | undefined): HeaderRecor
 export function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
+
+/**
+ * A path without the slashes at its end (`/` and `//` become `''`). Written as a loop: `/\/+$/`
+ * takes quadratic time on a long run of slashes followed by anything else.
+ *
+ * @example
+ * withoutTrailingSlashes('/api//'); // '/api'
+ */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+  return end === path.length ? path : path.slice(0, end);
+}

@@ -26,7 +26,7 @@ import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single, splitUrl } from './request.js';
 import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
-import { invalidInput, partValidator, type PartResult, type PartSchema } from './validation.js';
+import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
 
 /**
  * The steps of one request, from a matched endpoint to a response: negotiation, authentication, the
@@ -287,8 +287,8 @@ interface Exchange {
   format: Serializer;
   /** The body's media type, once its Content-Type passed the endpoint's `consumes`. */
   mediaType: string | undefined;
-  /** Issues of every part validated so far; a list only once there is one. */
-  issues: InputIssue[] | undefined;
+  /** Issues of every part validated so far, capped; a list only once there is one. */
+  issues: IssueList | undefined;
   /** What the handler returned, after the result filters. */
   result: unknown;
 }
@@ -532,7 +532,7 @@ function requireBody(exchange: Exchange): undefined {
 function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartSchema, location: InputIssue['in']): Step {
   const keep = (exchange: Exchange, result: PartResult): void => {
     if (result.ok) exchange.ctx[part] = result.value;
-    else (exchange.issues ??= []).push(...result.issues);
+    else exchange.issues = addIssues(exchange.issues, result);
   };
   const validate = partValidator(schema, location);
   return (exchange) => settled(validate(exchange.ctx[part]), exchange, keep);
@@ -540,7 +540,8 @@ function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartS
 
 function rejectInvalidInput(exchange: Exchange): undefined {
   // A 400 is an ordinary answer: its stack is never shown, and capturing one costs about 3 µs.
-  if (exchange.issues !== undefined) throw withoutStack(() => invalidInput(exchange.issues!));
+  const found = exchange.issues;
+  if (found !== undefined) throw withoutStack(() => invalidInput(found.issues, found.omitted));
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { BadRequestError, type InputIssue, type IssueLocation } from './errors.js';
+import { BadRequestError, type HttpErrorOptions, type InputIssue, type IssueLocation } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 import { issueDetail } from './issue-detail.js';
 import { isStandardSchema, type StandardIssue, type StandardResult, type StandardSchema } from './standard-schema.js';
@@ -12,12 +12,61 @@ import { isStandardSchema, type StandardIssue, type StandardResult, type Standar
 export type PartSchema = StandardSchema | Readonly<Record<string, StandardSchema>>;
 
 /**
- * The outcome of validating one part: the parsed value, or every issue found.
+ * The most issues one request reports. A body can hold any number of invalid values, and listing
+ * each one would let a small request buy a large answer and a lot of work; the 400 lists the first
+ * ones and counts the rest.
+ *
+ * @example
+ * invalidInput(sixtyThousandIssues).errors?.length === MAX_ISSUES; // true: the other 59,900 are counted in `omittedErrors`
+ */
+export const MAX_ISSUES = 100;
+
+/**
+ * How many issues a schema may report before the rest are counted rather than sorted: the listed
+ * issues are the first by pointer among this many, taken in the order the validator reported them.
+ */
+const SORTED_ISSUES = MAX_ISSUES * 10;
+
+/**
+ * The outcome of validating one part: the parsed value, or its issues, at most {@link MAX_ISSUES}
+ * of them. `omitted` counts the issues found beyond those listed; it is absent when there are none.
  *
  * @example
  * const result: PartResult = { ok: false, issues: [{ in: 'query', pointer: '#/page', detail: 'must be a number' }] };
  */
-export type PartResult = { ok: true; value: unknown } | { ok: false; issues: InputIssue[] };
+export type PartResult = { ok: true; value: unknown } | { ok: false; issues: InputIssue[]; omitted?: number };
+
+/**
+ * The issues of a request gathered part by part: at most {@link MAX_ISSUES} listed, and a count of
+ * those left out.
+ *
+ * @example
+ * const list: IssueList = { issues: [{ in: 'query', pointer: '#/page', detail: 'must be a number' }], omitted: 0 };
+ */
+export interface IssueList {
+  issues: InputIssue[];
+  omitted: number;
+}
+
+/**
+ * Adds the issues of one part to those of the parts before it, in a loop (spreading a long list
+ * into a call overflows the stack), listing no more than {@link MAX_ISSUES} and counting the rest.
+ * Returns the list it was given, or a new one when given none.
+ *
+ * @example
+ * let list: IssueList | undefined;
+ * list = addIssues(list, { issues: queryIssues });
+ * list = addIssues(list, { issues: bodyIssues, omitted: 4000 });
+ * throw invalidInput(list.issues, list.omitted);
+ */
+export function addIssues(list: IssueList | undefined, more: { readonly issues: readonly InputIssue[]; readonly omitted?: number | undefined }): IssueList {
+  const gathered = list ?? { issues: [], omitted: 0 };
+  const room = Math.max(0, MAX_ISSUES - gathered.issues.length);
+  const taken = Math.min(room, more.issues.length);
+  for (let index = 0; index < taken; index++) gathered.issues.push(more.issues[index]!);
+  gathered.omitted += more.issues.length - taken + (more.omitted ?? 0);
+  return gathered;
+}
 
 /**
  * Validates one part of a request (`path`, `query`, `header` or `body`) and normalizes every issue
@@ -57,7 +106,7 @@ export function partValidator(schema: PartSchema, location: IssueLocation): (val
     const input = (value ?? {}) as Record<string, unknown>;
     // A spread, not Object.assign: V8 copies a record of a shape it has seen (a router's params, say) in one step.
     const fields = { ...input };
-    let issues: InputIssue[] | undefined;
+    let issues: IssueList | undefined;
     // Outcomes are taken in key order: once one has to wait, it and every later one wait together.
     let waiting: (SchemaOutcome | Promise<SchemaOutcome>)[] | undefined;
     for (let index = 0; index < keys.length; index++) {
@@ -75,25 +124,28 @@ export function partValidator(schema: PartSchema, location: IssueLocation): (val
 }
 
 /** Puts one key's outcome into the part: its value into the fields, its issues after those found before. */
-function take(fields: Record<string, unknown>, key: string, outcome: SchemaOutcome, issues: InputIssue[] | undefined): InputIssue[] | undefined {
+function take(fields: Record<string, unknown>, key: string, outcome: SchemaOutcome, issues: IssueList | undefined): IssueList | undefined {
   fields[key] = outcome.value;
-  if (outcome.issues.length === 0) return issues;
-  (issues ??= []).push(...outcome.issues);
-  return issues;
+  return outcome.issues.length === 0 ? issues : addIssues(issues, outcome);
 }
 
-function resultOf(fields: Record<string, unknown>, issues: InputIssue[] | undefined): PartResult {
-  return issues === undefined ? { ok: true, value: fields } : { ok: false, issues };
+function resultOf(fields: Record<string, unknown>, issues: IssueList | undefined): PartResult {
+  return issues === undefined ? { ok: true, value: fields } : failure(issues.issues, issues.omitted);
 }
 
-/** What one schema made of a value: its output (the input itself when invalid), and its issues. */
+/** What one schema made of a value: its output (the input itself when invalid), its listed issues and how many more it had. */
 interface SchemaOutcome {
   value: unknown;
   issues: InputIssue[];
+  omitted: number;
 }
 
 function toResult(outcome: SchemaOutcome): PartResult {
-  return outcome.issues.length === 0 ? { ok: true, value: outcome.value } : { ok: false, issues: outcome.issues };
+  return outcome.issues.length === 0 ? { ok: true, value: outcome.value } : failure(outcome.issues, outcome.omitted);
+}
+
+function failure(issues: InputIssue[], omitted: number): PartResult {
+  return omitted === 0 ? { ok: false, issues } : { ok: false, issues, omitted };
 }
 
 /** An issue with its full path, before it becomes an {@link InputIssue}. */
@@ -126,7 +178,7 @@ function runSchema(schema: StandardSchema, value: unknown, prefix: readonly Prop
 
 /** The outcome of a schema that threw instead of reporting. */
 function broken(value: unknown, prefix: readonly PropertyKey[], location: IssueLocation): SchemaOutcome {
-  return { value, issues: normalize([{ path: prefix, detail: 'could not be validated' }], location) };
+  return { value, ...normalize([{ path: prefix, detail: 'could not be validated' }], 0, location) };
 }
 
 /**
@@ -136,24 +188,33 @@ function broken(value: unknown, prefix: readonly PropertyKey[], location: IssueL
 const NONE = Object.freeze([]) as never[];
 
 function settle(result: StandardResult<unknown>, value: unknown, prefix: readonly PropertyKey[], location: IssueLocation): SchemaOutcome {
-  if (result.issues === undefined) return { value: result.value, issues: NONE };
+  if (result.issues === undefined) return { value: result.value, issues: NONE, omitted: 0 };
   const reported = result.issues;
   const found: LocatedIssue[] = [];
+  let unsorted = 0;
   if (!Array.isArray(reported) || reported.length === 0) found.push({ path: prefix, detail: 'is invalid' });
-  else for (const issue of reported) locate(issue, value, prefix, found);
-  return { value, issues: normalize(found, location) };
+  else for (const issue of reported) unsorted += locate(issue, value, prefix, found);
+  return { value, ...normalize(found, unsorted, location) };
 }
 
-function locate(issue: StandardIssue, value: unknown, prefix: readonly PropertyKey[], found: LocatedIssue[]): void {
-  const relative = pathOf(issue);
-  const path = [...prefix, ...relative];
+/** Adds an issue to `found` while it has room for it; returns how many issues did not fit. */
+function locate(issue: StandardIssue, value: unknown, prefix: readonly PropertyKey[], found: LocatedIssue[]): number {
   // zod reports all unknown keys of an object in one issue at the object; the others, one per key.
   const { code, keys } = issue as { code?: unknown; keys?: unknown };
-  if (code === 'unrecognized_keys' && Array.isArray(keys) && keys.length > 0) {
-    for (const key of keys) found.push({ path: [...path, String(key)], detail: issueDetail(issue) });
-    return;
+  const unknownKeys = code === 'unrecognized_keys' && Array.isArray(keys) && keys.length > 0 ? (keys as unknown[]) : undefined;
+  const count = unknownKeys === undefined ? 1 : unknownKeys.length;
+  const room = SORTED_ISSUES - found.length;
+  if (room <= 0) return count;
+  const relative = pathOf(issue);
+  const path = [...prefix, ...relative];
+  if (unknownKeys === undefined) {
+    found.push({ path, detail: issueDetail(issue, { missing: isMissing(value, relative) }) });
+    return 0;
   }
-  found.push({ path, detail: issueDetail(issue, { missing: isMissing(value, relative) }) });
+  const detail = issueDetail(issue);
+  const taken = Math.min(room, count);
+  for (let index = 0; index < taken; index++) found.push({ path: [...path, String(unknownKeys[index])], detail });
+  return count - taken;
 }
 
 function pathOf(issue: StandardIssue): PropertyKey[] {
@@ -172,17 +233,23 @@ function isMissing(input: unknown, path: readonly PropertyKey[]): boolean {
   return current === undefined;
 }
 
-function normalize(found: LocatedIssue[], location: IssueLocation): InputIssue[] {
+/**
+ * The issues found, sorted by pointer and without duplicates, the first {@link MAX_ISSUES} listed
+ * and the rest counted with the `unsorted` ones that were never located.
+ */
+function normalize(found: LocatedIssue[], unsorted: number, location: IssueLocation): { issues: InputIssue[]; omitted: number } {
   const issues: InputIssue[] = [];
   const seen = new Set<string>();
+  let omitted = unsorted;
   for (const { path, detail } of found.sort((a, b) => comparePaths(a.path, b.path))) {
     const pointer = toPointer(path);
     const key = `${pointer}\n${detail}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    issues.push({ in: location, pointer, detail });
+    if (issues.length < MAX_ISSUES) issues.push({ in: location, pointer, detail });
+    else omitted++;
   }
-  return issues;
+  return { issues, omitted };
 }
 
 /** By key, segment by segment, with array indexes compared as numbers (`/tags/2` before `/tags/10`). */
@@ -215,12 +282,24 @@ export function toPointer(path: readonly PropertyKey[]): string {
 }
 
 /**
- * The 400 for a list of issues: every issue, not just the first.
+ * The 400 for a list of issues: every issue, not just the first, up to {@link MAX_ISSUES}. Past
+ * that, `errors` holds the first ones, `omittedErrors` counts the others (`omitted`, and any
+ * beyond the cap in `issues`), and the detail gives the total.
  *
  * @example
  * throw invalidInput([{ in: 'query', pointer: '#/page', detail: 'must be a number' }]);
+ * invalidInput(first100, 59900).detail; // 'The request has 60000 invalid values; the first 100 are listed'
  */
-export function invalidInput(issues: InputIssue[]): BadRequestError {
-  const detail = issues.length === 1 ? 'The request has 1 invalid value' : `The request has ${issues.length} invalid values`;
-  return new BadRequestError(detail, { code: ERROR_CODES.INVALID_INPUT, errors: issues });
+export function invalidInput(issues: readonly InputIssue[], omitted = 0): BadRequestError {
+  const listed = issues.length > MAX_ISSUES ? issues.slice(0, MAX_ISSUES) : (issues as InputIssue[]);
+  const unlisted = issues.length - listed.length + omitted;
+  const total = listed.length + unlisted;
+  let detail = total === 1 ? 'The request has 1 invalid value' : `The request has ${total} invalid values`;
+  if (unlisted > 0) detail += `; the first ${listed.length} are listed`;
+  const options: InvalidInputOptions = { code: ERROR_CODES.INVALID_INPUT, errors: listed };
+  if (unlisted > 0) options.omittedErrors = unlisted;
+  return new BadRequestError(detail, options);
 }
+
+/** The options of the 400, with the count of issues left out of `errors`. */
+type InvalidInputOptions = Omit<HttpErrorOptions, 'detail'> & { omittedErrors?: number };

@@ -70,9 +70,10 @@ describe('a collection item schema with a serializer compiler', () => {
     expect(String(errors[0])).toBe('TypeError: The result of GET /users is not the array its item schema needs');
   });
 
-  it('without a compiler, the item schema changes nothing on the wire', async () => {
+  it('without a compiler, JSON.stringify writes the result cut down to the item schema', async () => {
     const read = await get(usersApi({}, false), '/users/1');
-    expect(read.payload).toBe('{"id":1,"name":"Ada","passwordHash":"x1"}');
+    expect(read.payload).toBe('{"id":1,"name":"Ada"}');
+    expect(STORED[0]!.passwordHash).toBe('x1');
   });
 
   it('an operation’s own response replaces the item (a list in an envelope)', async () => {
@@ -89,7 +90,8 @@ describe('a collection item schema with a serializer compiler', () => {
     const head = await api.handle({ method: 'HEAD', url: '/users/1' });
     expect(head).toMatchObject({ status: 200, headers: { 'content-type': JSON_TYPE }, body: undefined, payload: undefined });
     const plain = await get(api, '/users/1', { accept: 'text/plain' });
-    expect(plain).toMatchObject({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, payload: '{"id":1,"name":"Ada","passwordHash":"x1"}' });
+    // Another format writes the same projected result: what the schema hides stays hidden.
+    expect(plain).toMatchObject({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, payload: '{"id":1,"name":"Ada"}' });
   });
 });
 
