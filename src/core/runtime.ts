@@ -624,15 +624,12 @@ function customLocation(exchange: Exchange, result: unknown): string | undefined
   let location: unknown;
   try {
     location = compiled.endpoint.location!(result, ctx);
+    if (location === undefined || typeof location === 'string') return location && headerSafeUrl(location);
+    throw new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string`);
   } catch (error) {
     settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide('create'), request: ctx.request });
     return undefined;
   }
-  if (location === undefined) return undefined;
-  if (typeof location === 'string') return headerSafeUrl(location);
-  const problem = new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string; the 201 went without Location`);
-  settings.report(problem, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide('create'), request: ctx.request });
-  return undefined;
 }
 
 function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, baseUrl: string | undefined): string | undefined {

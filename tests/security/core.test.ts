@@ -289,6 +289,19 @@ describe('header values restcanon writes are safe on the wire', () => {
     expect(response.headers.location).toBe(sent);
   });
 
+  it('a location that throws or gives no string: the 201 without Location, and the mistake reported', async () => {
+    for (const location of [() => { throw new Error('no url'); }, () => 42]) {
+      const reported: unknown[] = [];
+      const create = endpoint('POST', '/notes', { operation: 'create', body: 'unvalidated', location: location as never, handle: () => ({ id: 1 }) });
+      const api = createApi({ endpoints: [create], onError: (error) => reported.push(error) });
+      const response = await api.handle({ method: 'POST', url: '/notes', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(response.status).toBe(201);
+      expect(response.headers.location).toBeUndefined();
+      expect(response.body).toEqual({ id: 1 });
+      expect(reported).toHaveLength(1);
+    }
+  });
+
   it('an HttpError with a header value that could split the response is a masked 500, reported', async () => {
     const reported: unknown[] = [];
     const conflict = endpoint('GET', '/conflicts', {
