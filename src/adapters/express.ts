@@ -136,9 +136,14 @@ const TEXT_KEPT: ReadonlySet<string> = new Set(['entity.parse.failed', 'paramete
 
 function bodyParserFailure(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const type = (error as { type?: unknown }).type;
-  return typeof type === 'string' && BODY_PARSER_FAILURES.has(type) ? type : undefined;
+  const { type, code, status } = error as { type?: unknown; code?: unknown; status?: unknown };
+  if (typeof type === 'string') return BODY_PARSER_FAILURES.has(type) ? type : undefined;
+  // A compressed body that does not inflate: body-parser passes zlib's error on as a 400 with no type.
+  return status === 400 && typeof code === 'string' && ZLIB_CODE.test(code) ? 'content.decoding' : undefined;
 }
+
+/** The codes of zlib's errors (`Z_DATA_ERROR`, `Z_BUF_ERROR`) and of Brotli's (`ERR__ERROR_FORMAT_PADDING_1`). */
+const ZLIB_CODE = /^(?:Z_|ERR__ERROR_FORMAT|ERR_BROTLI)/;
 
 /**
  * The body the API reads after a parser failed: the text the parser could not parse; the stream

@@ -53,6 +53,8 @@ export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLi
  */
 export interface FastifyInstanceLike {
   readonly prefix: string;
+  /** Every method the server routes (TRACE and QUERY besides the seven of the API, and any added with `addHttpMethod`). */
+  readonly supportedMethods?: readonly string[];
   removeAllContentTypeParsers(): unknown;
   addContentTypeParser(type: string, parser: (request: FastifyRequestLike, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): unknown;
   route(options: { method: string[]; url: string; handler: FastifyHandler }): unknown;
@@ -121,7 +123,8 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
       return answer(request, reply);
     });
     for (const path of new Set(api.routes.map((route) => route.path))) {
-      instance.route({ method: [...METHODS], url: toFastifyPath(path), handler: answer });
+      // Every method the server routes, so that the API, not Fastify, answers TRACE or QUERY with its 405.
+      instance.route({ method: [...(instance.supportedMethods ?? METHODS)], url: toFastifyPath(path), handler: answer });
     }
     if (!fallthrough) instance.setNotFoundHandler(answer);
   };

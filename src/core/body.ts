@@ -162,7 +162,7 @@ const BYTE_ORDER_MARK = 0xfeff;
  * @example
  * await readBody('{"a":1}', 1024); // '{"a":1}'
  */
-export async function readBody(body: RawBody, limit: number): Promise<string> {
+export async function readBody(body: RawBody, limit: number, reading?: BodyReading): Promise<string> {
   if (typeof body === 'string') {
     // A UTF-16 unit is at most 3 UTF-8 bytes, so short strings need no encoding to be measured.
     if (body.length * 3 > limit && encoder.encode(body).byteLength > limit) throw tooLarge(limit);
@@ -175,13 +175,22 @@ export async function readBody(body: RawBody, limit: number): Promise<string> {
     return decode(decoder, body, false);
   }
   let total = 0;
-  let text = '';
+  // In a box, so that a stopped reading lets go of the text even while it still waits for a chunk.
+  const read = { text: '' };
   const iterator = body[Symbol.asyncIterator]();
+  if (reading !== undefined) {
+    reading.stop = () => {
+      read.text = '';
+      total = Infinity;
+      void Promise.resolve(iterator.return?.()).catch(() => {});
+    };
+  }
   try {
     for (;;) {
       let next: IteratorResult<Uint8Array | string>;
       try {
         next = await iterator.next();
+        if (total === Infinity) throw malformed('The body was not read to its end');
       } catch (error) {
         // An adapter's body may fail with the answer its host's reading came to (a 413 from a parser's limit).
         if (isHttpError(error)) throw error;
@@ -192,14 +201,26 @@ export async function readBody(body: RawBody, limit: number): Promise<string> {
       const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
       total += bytes.byteLength;
       if (total > limit) throw tooLarge(limit);
-      text += decode(decoder, bytes, true);
+      read.text += decode(decoder, bytes, true);
     }
   } catch (error) {
     // Stop the source early (past the limit, or bytes that are not UTF-8) without waiting for it.
     void Promise.resolve(iterator.return?.()).catch(() => {});
     throw error;
   }
-  return text + decode(decoder, new Uint8Array(0), false);
+  return read.text + decode(decoder, new Uint8Array(0), false);
+}
+
+/**
+ * A reading of a body that its request can stop, once its time has run out: {@link readBody} sets
+ * `stop`, which lets go of what was read and tells the source to stop.
+ *
+ * @example
+ * const reading: BodyReading = { stop: undefined };
+ * const text = readBody(stream, limit, reading); // later: reading.stop?.()
+ */
+export interface BodyReading {
+  stop: (() => void) | undefined;
 }
 
 /**

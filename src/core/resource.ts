@@ -349,7 +349,9 @@ function itemGuard(read: (ctx: AnyContext) => unknown, owns: NonNullable<Level['
 
 function readFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
   return (item, ctx) => {
-    if (item !== undefined && item !== null && !isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
+    // A missing item is answered here too, not later: both 404s under `forbidden: 404` take one path.
+    if (item === undefined || item === null) throw MISSING_ITEM;
+    if (!isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
     return item;
   };
 }

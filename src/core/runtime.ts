@@ -67,6 +67,8 @@ interface Settings {
   serializerCompiler: ApiOptions['serializerCompiler'];
   /** Someone else's item as the policy answers it: the very error of a missing item when `forbidden` is 404. */
   forbiddenItem: HttpError;
+  /** The deadlines of running requests, unless `timeout: false`. */
+  deadlines: Deadlines | undefined;
 }
 
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
@@ -107,7 +109,9 @@ export function createRuntime(options: ApiOptions): Runtime {
     timeout: options.timeout === false ? undefined : checkLimit('timeout', options.timeout, DEFAULT_TIMEOUT),
     serializerCompiler: options.serializerCompiler,
     forbiddenItem: hiddenForbidden.status === MISSING_ITEM.status && hiddenForbidden !== FORBIDDEN_ITEM ? MISSING_ITEM : hiddenForbidden,
+    deadlines: undefined,
   };
+  if (settings.timeout !== undefined) settings.deadlines = createDeadlines(settings.timeout);
   for (const format of formats) checkHeaderValue('formats', format?.contentType);
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
@@ -138,9 +142,7 @@ export function createRuntime(options: ApiOptions): Runtime {
   function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): ApiResponse | Promise<ApiResponse> {
     const response = run(compiled, rawParams, search, headers, request, settings, fail);
     if (!(response instanceof Promise)) return request.method === 'HEAD' ? withoutBody(response) : response;
-    // A response that is already there has nothing left to time out.
-    const running = settings.timeout === undefined ? response : withTimeout(response, settings.timeout).then(undefined, (error: unknown) => fail(error, request, headers));
-    return request.method === 'HEAD' ? running.then(withoutBody) : running;
+    return request.method === 'HEAD' ? response.then(withoutBody) : response;
   }
 
   return { settings, run: runEndpoint, fail };
@@ -160,12 +162,52 @@ function withoutBody(response: ApiResponse): ApiResponse {
 export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
 
 
-function withTimeout<T>(running: Promise<T>, milliseconds: number): Promise<T> {
+const TIMED_OUT = withoutStack(() => new HttpError(503, { code: ERROR_CODES.TIMEOUT, detail: 'The request did not finish in time', expose: true }));
+
+/** A request still running, and what answers it if its time runs out first. */
+interface Deadline {
+  readonly at: number;
+  readonly expire: () => void;
+}
+
+/**
+ * The deadlines of one API's running requests. They all have the same length, so the order they
+ * were set in is the order they fall due in: one timer, set for the oldest, serves them all, and a
+ * request costs a set entry rather than a timer and a `Promise.race` of its own.
+ */
+interface Deadlines {
+  /** `running`, or what `expired` answers if the time runs out first. */
+  race<T>(running: Promise<T>, expired: () => T): Promise<T>;
+}
+
+function createDeadlines(milliseconds: number): Deadlines {
+  const pending = new Set<Deadline>();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new HttpError(503, { code: ERROR_CODES.TIMEOUT, detail: 'The request did not finish in time', expose: true })), milliseconds);
-  });
-  return Promise.race([running, expired]).finally(() => clearTimeout(timer));
+  function sweep(): void {
+    timer = undefined;
+    const now = Date.now();
+    for (const deadline of pending) {
+      if (deadline.at > now) {
+        timer = setTimeout(sweep, deadline.at - now);
+        return;
+      }
+      pending.delete(deadline);
+      deadline.expire();
+    }
+  }
+  return {
+    race: (running, expired) =>
+      new Promise((resolve) => {
+        const deadline: Deadline = { at: Date.now() + milliseconds, expire: () => resolve(expired()) };
+        pending.add(deadline);
+        timer ??= setTimeout(sweep, milliseconds);
+        // `running` never rejects: every failure of a request is already its answer.
+        void running.then((response) => {
+          pending.delete(deadline);
+          resolve(response);
+        });
+      }),
+  };
 }
 
 /**
@@ -291,6 +333,8 @@ interface Exchange {
   issues: IssueList | undefined;
   /** What the handler returned, after the result filters. */
   result: unknown;
+  /** Stops the reading of the body, set while it is being read: a request out of time lets go of it. */
+  stop: (() => void) | undefined;
 }
 
 /**
@@ -361,10 +405,17 @@ function run(
       mediaType: undefined,
       issues: undefined,
       result: undefined,
+      stop: undefined,
     };
     const pending = runSteps(exchange, 0);
     if (pending === undefined) return succeed(exchange);
-    return pending.then(() => succeed(exchange)).then(undefined, (error: unknown) => fail(error, request, headers));
+    const answered = pending.then(() => succeed(exchange)).then(undefined, (error: unknown) => fail(error, request, headers));
+    // A response that is already there has nothing left to time out.
+    if (settings.deadlines === undefined) return answered;
+    return settings.deadlines.race(answered, () => {
+      exchange.stop?.();
+      return fail(TIMED_OUT, request, headers);
+    });
   } catch (error) {
     return fail(error, request, headers);
   }
@@ -437,7 +488,7 @@ async function readRequestBody(exchange: Exchange): Promise<void> {
     exchange.ctx.body = body;
     return;
   }
-  const text = await readBody(body, rules.limit);
+  const text = await readBody(body, rules.limit, exchange);
   if (text === '') return;
   const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
   const parsed = parseBodyText(text, type);
@@ -479,10 +530,15 @@ function checkCredentials(value: string | string[]): void {
   }
 }
 
-/** Whether the list element from `start` is `scheme [credentials]` rather than an `auth-param` (`name = value`). */
+/**
+ * Whether the list element from `start` is `scheme [credentials]` rather than an `auth-param`
+ * (`name = value`). An empty element counts as a credential: two headers, one of them empty, are
+ * joined by a Fetch `Headers` as `Bearer a, `, and are ambiguous on every adapter alike.
+ */
 function startsCredential(value: string, start: number): boolean {
   let index = start;
   while (index < value.length && (value.charCodeAt(index) === 0x20 || value.charCodeAt(index) === 0x09)) index++;
+  if (index === value.length) return true;
   const tokenStart = index;
   while (index < value.length && isTokenCode(value.charCodeAt(index))) index++;
   if (index === tokenStart) return false;
@@ -601,7 +657,7 @@ function succeed(exchange: Exchange): ApiResponse {
     status = settings.policy.decide(operation);
   }
   if (operation === 'create' && !missing) {
-    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(compiled, result, exchange.rawParams, ctx.request.baseUrl);
+    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(compiled, result, exchange.rawParams, ctx.params, ctx.request.baseUrl);
     if (location !== undefined) headers.location = location;
   }
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
@@ -632,11 +688,17 @@ function customLocation(exchange: Exchange, result: unknown): string | undefined
   }
 }
 
-function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, baseUrl: string | undefined): string | undefined {
+function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, params: object, baseUrl: string | undefined): string | undefined {
   const id = (result as { id?: unknown }).id;
-  if (compiled.itemTemplate === undefined || (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')) return undefined;
+  if (compiled.itemTemplate === undefined || !isUrlPart(id)) return undefined;
   const values: Record<string, unknown> = Object.assign({}, rawParams);
+  // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
+  for (const [name, value] of Object.entries(params)) if (isUrlPart(value)) values[name] = value;
   values.id = id;
   const path = buildPath(compiled.itemTemplate, values);
   return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
+}
+
+function isUrlPart(value: unknown): value is string | number | bigint {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint';
 }

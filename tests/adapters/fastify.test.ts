@@ -193,4 +193,13 @@ describe('fastify request targets and methods', () => {
     expect(response.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
     expect(response.json()).toMatchObject({ status: 405, code: 'RC_METHOD_NOT_ALLOWED' });
   });
+
+  // Regression: the plugin registered the API's seven methods only, so Fastify answered TRACE with
+  // its own 404, naming the method and the URL.
+  it('TRACE /v1/users/1, a method Fastify routes, is the API’s 405 with Allow', async () => {
+    const response = await app.inject({ method: 'TRACE', url: '/v1/users/1', headers: { authorization: 'Bearer alice' } });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.json()).toMatchObject({ status: 405, code: 'RC_METHOD_NOT_ALLOWED' });
+  });
 });

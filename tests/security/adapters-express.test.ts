@@ -170,6 +170,14 @@ function describeExpress(name: string, express: Express): void {
       expect(answer.headers['accept-encoding']).toBe('identity');
     });
 
+    it.each(['gzip', 'deflate'])('a %s body that does not inflate is the API’s 401 without a token and its 415 with one, never an HTML page', async (encoding) => {
+      const anonymous = await post(server, '/notes', { type: 'application/json', encoding, body: '{}' });
+      expectProblem(anonymous, 401, 'RC_UNAUTHORIZED');
+      const signedIn = await post(server, '/notes', { token: 'alice', type: 'application/json', encoding, body: '{}' });
+      expectProblem(signedIn, 415, 'RC_UNSUPPORTED_MEDIA_TYPE');
+      expect(signedIn.headers['accept-encoding']).toBe('identity');
+    });
+
     it('a valid body still reaches the handler, parsed by express.json()', async () => {
       const answer = await post(server, '/notes', { token: 'alice', type: 'application/json', body: '{"text":"hi"}' });
       expect(answer.status).toBe(200);

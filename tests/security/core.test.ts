@@ -211,6 +211,8 @@ describe('Authorization carrying two credentials', () => {
     ['two joined by a Fetch Headers', 'Bearer a, Bearer b'],
     ['Basic and Bearer joined', 'Basic YTpi,Bearer b'],
     ['a bare scheme after a comma', 'Bearer a, Negotiate'],
+    ['a credential and an empty second header, joined', 'Bearer a, '],
+    ['a credential and an empty second header', ['Bearer a', '']],
   ])('%s is a 400, before authenticate runs', async (_name, authorization) => {
     const response = await api.handle({ method: 'GET', url: '/me', headers: { authorization } });
     expect(response.status).toBe(400);
@@ -257,6 +259,28 @@ describe('a default deadline', () => {
     const answer = api.handle({ method: 'GET', url: '/me' });
     await vi.advanceTimersByTimeAsync(30_000);
     expect((await answer).status).toBe(503);
+  });
+
+  it('a body that stops arriving is let go at the deadline: 503, and its source is told to stop', async () => {
+    let returned = false;
+    const stalled: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => {
+        let sent = false;
+        return {
+          next: () => (sent ? new Promise<IteratorResult<Uint8Array>>(() => {}) : ((sent = true), Promise.resolve({ done: false, value: new TextEncoder().encode('{"text":"') }))),
+          return: () => {
+            returned = true;
+            return Promise.resolve({ done: true, value: undefined });
+          },
+        };
+      },
+    };
+    const handle = vi.fn();
+    const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: z.object({ text: z.string() }), handle })], timeout: 50 });
+    const response = await api.handle({ method: 'POST', url: '/feedback', headers: { 'content-type': 'application/json' }, body: stalled });
+    expect(response.status).toBe(503);
+    expect(returned).toBe(true);
+    expect(handle).not.toHaveBeenCalled();
   });
 
   it('timeout: false opts out; anything but a whole number or false is refused', () => {
@@ -389,5 +413,18 @@ describe('what a response schema hides is hidden in every format', () => {
       expect(JSON.stringify(response.body)).not.toContain('passwordHash');
     }
     expect(stored.passwordHash).toBe('$argon2id$secret');
+  });
+});
+
+describe('one item, one URL', () => {
+  it('the Location of a nested create uses the parent id as its schema read it, not as it was spelled', async () => {
+    const users = collection('users', { id: z.coerce.number().int(), read: (ctx) => ({ id: ctx.params.id }) });
+    users.collection('orders', { body: 'unvalidated', create: () => ({ id: 7 }) });
+    const api = createApi({ resources: [users] });
+    for (const spelled of ['0x1', '1e0', '01', '%201']) {
+      const response = await api.handle({ method: 'POST', url: `/users/${spelled}/orders`, headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(response.status).toBe(201);
+      expect(response.headers.location).toBe('/users/1/orders/7');
+    }
   });
 });
