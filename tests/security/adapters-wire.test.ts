@@ -1,0 +1,123 @@
+/**
+ * What the core decides has to reach the socket on every adapter: a 201 whose `Location` holds what
+ * could split a header, a `Content-Type` built to backtrack a parser, field hiding through `Accept`,
+ * and bodies sent to endpoints that take none. Each is sent on a raw socket to every adapter.
+ */
+import http, { type Server } from 'node:http';
+import net from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import express5 from 'express';
+import express4 from 'express4';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toExpress } from '../../src/adapters/express.js';
+import { frameworkErrorsOf, toFastify } from '../../src/adapters/fastify.js';
+import { toFetch } from '../../src/adapters/fetch.js';
+import { toNodeListener } from '../../src/adapters/node.js';
+import { collection, createApi, endpoint, json, text, type Api } from '../../src/index.js';
+import { listen, type MountedServer } from '../adapters/conformance.js';
+
+const SETUPS: Record<string, (api: Api) => Promise<MountedServer>> = {
+  node: (api) => listen(http.createServer(toNodeListener(api))),
+  'express 5': (api) => listen(http.createServer(express5().use(toExpress(api)))),
+  'express 4': (api) => listen(http.createServer((express4 as unknown as typeof express5)().use(toExpress(api)))),
+  'express 5 behind express.json()': (api) => listen(http.createServer(express5().use(express5.json()).use(toExpress(api)))),
+  fastify: async (api) => {
+    const app = Fastify({ forceCloseConnections: true, frameworkErrors: frameworkErrorsOf(api) });
+    await app.register(toFastify(api));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as net.AddressInfo;
+    return { baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
+  },
+  'fetch on @hono/node-server': (api) => listen(createAdaptorServer({ fetch: toFetch(api) }) as Server),
+};
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function rawRequest(server: MountedServer, head: string[], body = ''): Promise<RawAnswer> {
+  const { port } = new URL(server.baseUrl);
+  const framing = body === '' ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+  return new Promise((resolve) => {
+    let received = '';
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`${head.join('\r\n')}\r\nHost: test\r\n${framing}Connection: close\r\n\r\n${body}`));
+    socket.on('data', (data) => (received += data.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const [top = '', ...rest] = received.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = top.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+  });
+}
+
+function createWireApi() {
+  const created: string[] = [];
+  const notes = endpoint('POST', '/notes', {
+    operation: 'create',
+    body: z.object({ path: z.string() }),
+    location: (_result, ctx) => ctx.body.path,
+    handle: (ctx) => (created.push(ctx.body.path), { id: created.length }),
+  });
+  const surrogates = collection('surrogates', { body: 'unvalidated', create: () => ({ id: '\ud800' }) });
+  const users = collection('users', {
+    item: z.object({ id: z.number(), name: z.string() }),
+    read: () => ({ id: 1, name: 'Ada', passwordHash: '$argon2id$secret' }),
+  });
+  const expiry = endpoint('POST', '/sessions/expiry', { handle: () => ({ expired: true }) });
+  return { api: createApi({ endpoints: [notes, expiry], resources: [surrogates, users], formats: [json, text], onError: () => {} }), created };
+}
+
+for (const [name, mount] of Object.entries(SETUPS)) {
+  describe(`${name}: the core's answers reach the wire`, () => {
+    let wire: ReturnType<typeof createWireApi>;
+    let server: MountedServer;
+
+    beforeAll(async () => {
+      wire = createWireApi();
+      server = await mount(wire.api);
+    });
+    afterAll(() => server.close());
+
+    it.each([
+      ['CR LF', '/notes/1\r\nSet-Cookie: a=b', '/notes/1%0D%0ASet-Cookie:%20a=b'],
+      ['NUL', '/notes/\u00001', '/notes/%001'],
+      ['text beyond Latin-1', '/notes/日本', '/notes/%E6%97%A5%E6%9C%AC'],
+    ])('a custom location with %s: the 201, with the Location encoded', async (_case, path, sent) => {
+      const answer = await rawRequest(server, ['POST /notes HTTP/1.1'], JSON.stringify({ path }));
+      expect(answer.status).toBe(201);
+      expect(answer.headers.location).toBe(sent);
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('an id holding a lone surrogate: the 201, with the Location encoded', async () => {
+      const answer = await rawRequest(server, ['POST /surrogates HTTP/1.1'], '{}');
+      expect(answer.status).toBe(201);
+      expect(answer.headers.location).toBe('/surrogates/%EF%BF%BD');
+    });
+
+    it('Content-Type: "a" + 16,000 spaces + "x" is a 415 problem', async () => {
+      const answer = await rawRequest(server, ['POST /notes HTTP/1.1', `Content-Type: a${' '.repeat(16_000)}x`, 'Content-Length: 2'], '');
+      expect(answer.status).toBe(415);
+      expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    });
+
+    it('Accept: text/plain does not show a field the item schema leaves out', async () => {
+      const answer = await rawRequest(server, ['GET /users/1 HTTP/1.1', 'Accept: text/plain']);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(JSON.parse(answer.body)).toEqual({ id: 1, name: 'Ada' });
+    });
+
+    it('a body sent to an endpoint that takes none is a 400 RC_UNEXPECTED_BODY', async () => {
+      const answer = await rawRequest(server, ['POST /sessions/expiry HTTP/1.1'], '{"isAdmin":true}');
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 'RC_UNEXPECTED_BODY' });
+    });
+  });
+}
