@@ -22,6 +22,7 @@ const BENCHMARKS = [
   { name: 'pipeline', file: 'pipeline/index.mjs' },
   { name: 'http', file: 'http/index.mjs' },
   { name: 'load', file: 'load/index.mjs' },
+  { name: 'hidden-item', file: 'security/hidden-item.mjs' },
 ];
 
 const filter = process.argv[2];
