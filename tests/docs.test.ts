@@ -5,15 +5,17 @@
  * anchors included.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..');
-// Inside the package folder, so that `import 'restcanon'` resolves to this package (self-reference).
-const scratch = join(root, '.readme-blocks');
+// Inside the package folder, so that `import 'restcanon'` resolves to this package (self-reference);
+// a folder of this run's own, so that another run's clean-up cannot remove its files.
+mkdirSync(join(root, '.readme-blocks'), { recursive: true });
+const scratch = mkdtempSync(join(root, '.readme-blocks', 'run-'));
 
 const docs = join(root, 'docs');
 const files = ['README.md', ...(existsSync(docs) ? readdirSync(docs, { recursive: true, encoding: 'utf8' }) : []).filter((file) => file.endsWith('.md')).sort().map((file) => join('docs', file))];
@@ -54,7 +56,6 @@ function anchorsIn(text: string): Set<string> {
 }
 
 describe('README and docs/', () => {
-  mkdirSync(scratch, { recursive: true });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('has runnable examples on every page', () => {
@@ -70,6 +71,7 @@ describe('README and docs/', () => {
 
   it("starts the README with a hello world that needs only restcanon and zod and prints its answers", () => {
     const hello = blocks.find((block) => block.file === 'README.md')!;
+    expect(hello.prints, 'the output it prints, after "It prints:"').toBeDefined();
     const imported = [...hello.code.matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
     for (const name of imported) expect(name).toMatch(/^(restcanon(\/\w+)?|zod|node:\w+)$/);
     expect(hello.code).toMatch(/console\.log/);
@@ -97,10 +99,14 @@ describe('README and docs/', () => {
 
   it.concurrent.for(blocks.map((block, index) => [`${block.file} › ${block.heading} (block ${index + 1})`, block, index] as const))(
     '%s runs',
-    async ([, block, index], { expect }) => {
+    async ([name, block, index], { expect }) => {
       const file = join(scratch, `block-${index + 1}.mjs`);
       writeFileSync(file, block.code);
-      const { stdout, stderr } = await run(process.execPath, [file], { cwd: root, timeout: 30_000 });
+      // Under vitest's own time limit, so that a block that never exits says so.
+      const { stdout, stderr } = await run(process.execPath, [file], { cwd: root, timeout: 15_000 }).catch((error: { killed?: boolean; stdout?: string }) => {
+        if (error.killed) throw new Error(`${name} did not exit within 15 s (a server, socket or timer left open?); it printed: ${error.stdout ?? ''}`);
+        throw error;
+      });
       expect(stderr).not.toMatch(/AssertionError/);
       if (block.prints !== undefined) expect(stdout).toBe(block.prints);
       else if (/console\.log/.test(block.code)) expect(stdout).not.toBe('');

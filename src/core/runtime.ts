@@ -188,19 +188,24 @@ function createDeadlines(milliseconds: number): Deadlines {
     const now = Date.now();
     for (const deadline of pending) {
       if (deadline.at > now) {
-        timer = setTimeout(sweep, deadline.at - now);
+        arm(deadline.at - now);
         return;
       }
       pending.delete(deadline);
       deadline.expire();
     }
   }
+  function arm(delay: number): void {
+    timer = setTimeout(sweep, delay);
+    // The timer alone must not keep a process alive: a script that made one request exits when it is done.
+    (timer as { unref?: () => void }).unref?.();
+  }
   return {
     race: (running, expired) =>
       new Promise((resolve) => {
         const deadline: Deadline = { at: Date.now() + milliseconds, expire: () => resolve(expired()) };
         pending.add(deadline);
-        timer ??= setTimeout(sweep, milliseconds);
+        if (timer === undefined) arm(milliseconds);
         // `running` never rejects: every failure of a request is already its answer.
         void running.then((response) => {
           pending.delete(deadline);
