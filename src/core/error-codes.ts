@@ -1,7 +1,7 @@
 /**
  * The registry of stable error codes. Every problem body carries one in its `code` member, so a client
  * can branch on it without parsing `title` or `detail`. Codes never change meaning between releases;
- * new codes are only added. `tests/core/error-codes.test.ts` checks that docs/errors.md lists every one.
+ * new codes are only added. The documentation's table of error codes lists every one.
  */
 export const ERROR_CODES = {
   /** The request is invalid in a way no more specific code describes. */

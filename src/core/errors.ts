@@ -306,7 +306,7 @@ export class InternalServerError extends HttpError {
 
 function withDetail(detail: string | undefined, options: DetailOptions): HttpErrorOptions {
   if (detail === undefined) return options;
-  // Not `{ ...options, detail }`: a spread followed by a new key costs about 0.7 µs on Node 20.
+  // Not `{ ...options, detail }`: in V8 a spread followed by a new key is slower than a copy and an assignment.
   const withIt: HttpErrorOptions = Object.assign({}, options);
   withIt.detail = detail;
   return withIt;
@@ -315,7 +315,7 @@ function withDetail(detail: string | undefined, options: DetailOptions): HttpErr
 /**
  * Builds an error without capturing a stack trace. The 4xx answers restcanon gives itself (routing,
  * validation, bodies) are ordinary outcomes, not faults: their stacks are never shown or reported,
- * and capturing one (3-4 µs) cost more than the rest of such an answer.
+ * and capturing one costs more than the rest of such an answer.
  *
  * @example
  * const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));

@@ -1,5 +1,5 @@
 /**
- * Word lists behind the naming linter (CONVENTIONS §2): path segments name resources, not
+ * Word lists behind the naming linter: path segments name resources, not
  * actions, and say which data they hold. The linter in `naming.ts` only reads these tables,
  * so tuning what it reports is an edit here, not a change of logic.
  *

@@ -1,5 +1,5 @@
 /**
- * The naming linter (CONVENTIONS §2): a path segment names a resource, never an action, and
+ * The naming linter: a path segment names a resource, never an action, and
  * says which data it holds. It runs over route paths when the API is defined, so a `/getUsers`
  * is caught before the first request rather than in review.
  */

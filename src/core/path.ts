@@ -69,7 +69,7 @@ export function joinPaths(base: string, path: string): string {
  */
 export function buildPath(template: string, params: Readonly<Record<string, unknown>>): string {
   // Split once per template (static text at even indexes, param names at odd ones): a 201's Location
-  // is built on every create, and a replace with a callback was a fifth of a create's cost.
+  // is built on every create, and a `replace` with a callback per call is costly on that path.
   const parts = remember(TEMPLATE_PARTS, template, splitTemplate, undefined);
   let path = parts[0]!;
   for (let index = 1; index < parts.length; index += 2) {

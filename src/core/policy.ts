@@ -36,7 +36,10 @@ export type Outcome = (typeof SUCCESS_OUTCOMES)[number] | (typeof ERROR_OUTCOMES
  */
 export type Operation = 'list' | 'read' | 'create' | 'submit' | 'replace' | 'update' | 'remove';
 
-/** The default table: CONVENTIONS.md §4.2 and §7.1, plus the RFC 9110 statuses it implies. */
+/**
+ * The default table: 201 for a create, 200 for every other success, 204 for OPTIONS and an empty
+ * answer, and the RFC 9110 status of each error.
+ */
 export const DEFAULT_STATUSES: Readonly<Record<Outcome, number>> = Object.freeze({
   list: 200,
   read: 200,

@@ -7,7 +7,7 @@ import type { Method } from './http.js';
 import type { Operation } from './policy.js';
 import { checkSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 
-/** The six operations of a collection (CONVENTIONS.md §4.2). */
+/** The six operations of a collection: list and create on its URL; read, replace, update and remove on an item's. */
 export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'update', 'remove'] as const;
 
 /**

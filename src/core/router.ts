@@ -46,9 +46,9 @@ interface Node<T> {
 const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const SLASH = 47;
 /**
- * The largest matcher generated, in characters of source (the 26 routes of the REST table in the
- * router benchmark take about 6,400). V8 spends about 15 ms per 1,000 optimizing it, once, off the
- * main thread; a table that needs more is served by the walk.
+ * The largest matcher generated, in characters of source (room for a few dozen REST routes). V8
+ * optimizes it once, off the main thread, in time that grows with its size; a table that needs more
+ * is served by the walk.
  */
 const MAX_MATCHER_SOURCE = 16_000;
 

@@ -128,7 +128,7 @@ export function createRuntime(options: ApiOptions): Runtime {
     const instance = httpError.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
     const problem = problemOf(httpError, instance);
     const format = settings.negotiator.problem(single(headers.accept));
-    // A copy then an assignment, not `{ ...headers, key }`, which costs about 0.7 µs on Node 20.
+    // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
     const responseHeaders: Record<string, string> = Object.assign({}, httpError.headers);
     responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
     if (settings.vary) responseHeaders.vary = 'Accept';
@@ -388,7 +388,7 @@ function runSteps(exchange: Exchange, from: number): Promise<unknown> | undefine
 /**
  * Every step of a request, then its answer. A failure, thrown or rejected, is answered here: the
  * promise of an async step gets its handlers as soon as it exists, so a rejection never goes through
- * Node's unhandled-rejection bookkeeping (about 1 µs per error answer).
+ * Node's unhandled-rejection bookkeeping, which every error answer would otherwise pay for.
  */
 function run(
   compiled: Compiled,
@@ -600,7 +600,8 @@ function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartS
 }
 
 function rejectInvalidInput(exchange: Exchange): undefined {
-  // A 400 is an ordinary answer: its stack is never shown, and capturing one costs about 3 µs.
+  // A 400 is an ordinary answer: its stack is never shown, and capturing one costs more than the
+  // rest of the answer.
   const found = exchange.issues;
   if (found !== undefined) throw withoutStack(() => invalidInput(found.issues, found.omitted));
   return undefined;

@@ -225,8 +225,8 @@ describe('faults through api.handle', () => {
     expectMasked(answerOf(await throwsNothing.handle({ method: 'GET', url: '/faults/returns%20a%20cycle' })), 500);
   });
 
-  // Needs the pipeline.ts fix in the fuzz report (`report` ignores a promise that onError returns):
-  // an async onError whose logger fails is an unhandled rejection, which ends a Node process. It runs
+  // Regression: `report` ignored a promise that onError returns, so an async onError whose logger
+  // failed was an unhandled rejection, which ends a Node process. It runs
   // in a child process on the build (dist/), so that the crash it shows cannot take this worker down.
   it('an async onError that rejects does not end the process (onError: async () => { throw ... })', () => {
     const script = [
@@ -240,9 +240,9 @@ describe('faults through api.handle', () => {
     expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: '500' });
   });
 
-  // Needs the pipeline.ts fix in the fuzz report (`fail` reads the thrown value unguarded): a thrown
-  // value that throws when read makes api.handle reject, and Express and Fastify then render the
-  // reading's error, secret included, in their default error pages.
+  // Regression: `fail` read the thrown value unguarded, so a thrown value that throws when read made
+  // api.handle reject, and Express and Fastify then rendered the reading's error, secret included,
+  // in their default error pages.
   it('a thrown Proxy that throws on every read is a masked 500, not a rejection', async () => {
     const proxy = new Proxy({}, {
       get: () => {
@@ -256,8 +256,8 @@ describe('faults through api.handle', () => {
     expectMasked(answerOf(await trapped.handle({ method: 'GET', url: '/traps' })), 500);
   });
 
-  // Needs the pipeline.ts fix in the fuzz report: `isHttpError` trusts the public Symbol.for brand
-  // alone, so a thrown object that carries it answers whatever status it claims, even a 2xx.
+  // Regression: `isHttpError` trusted the public Symbol.for brand alone, so a thrown object that
+  // carried it was answered with whatever status it claimed, even a 2xx.
   it('a thrown object that forges the HttpError brand with status 200 is a masked 500, not a 200 problem', async () => {
     const forged = { [Symbol.for('restcanon.HttpError')]: true, status: 200, expose: true, detail: SECRET, title: 'OK', type: 'about:blank', code: 'RC_OK', headers: { 'x-leak': SECRET } };
     const trapped = createApi({ endpoints: [endpoint('GET', '/forgeries', { handle: () => { throw forged; } })] });

@@ -37,18 +37,18 @@ for (const name of selected) {
   if (!(TARGETS as readonly string[]).includes(name)) throw new TypeError(`FUZZ_TARGET must be "all" or one of ${TARGETS.join(', ')}, got "${name}"`);
 }
 
-/** The seed of this session: {@link FIXED_SEED} unless `FUZZ_SEED` says otherwise. */
+/** The seed of this run: {@link FIXED_SEED} unless `FUZZ_SEED` says otherwise. */
 export function sessionSeed(): number {
   return seed;
 }
 
-/** Whether a target runs in this session. */
+/** Whether this run fuzzes a target. */
 export function isSelected(target: Target): boolean {
   return selected.includes(target);
 }
 
 /**
- * How often, in runs, the full `@fast-check/poisoning` check runs (it costs about 5 ms): every run in
+ * How often, in runs, the full `@fast-check/poisoning` check runs (it is slow): every run in
  * `npm test`, every 20th in a long run, where the cheap check of the built-in prototypes still runs
  * after every request and pollution, once there, stays for the next full check to name it.
  */

@@ -1,7 +1,7 @@
 /**
- * A request with two `Authorization` headers carries two sets of credentials, and each adapter used to
- * show the API a different one: `node:http` keeps the first in `req.headers` (and drops the other),
- * the Fetch API joins them with ", ". Every adapter now shows the API both, and the API refuses the
+ * A request with two `Authorization` headers carries two sets of credentials, and each host shows
+ * a different one: `node:http` keeps the first in `req.headers` (and drops the other), the Fetch
+ * API joins them with ", ". Every adapter shows the API both, and the API refuses the
  * request with a 400 problem. Sent on raw sockets: no HTTP client sends a header twice on request.
  */
 import http, { type Server } from 'node:http';
