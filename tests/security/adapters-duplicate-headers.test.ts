@@ -4,61 +4,18 @@
  * API joins them with ", ". Every adapter shows the API both, and the API refuses the
  * request with a 400 problem. Sent on raw sockets: no HTTP client sends a header twice on request.
  */
-import http, { type Server } from 'node:http';
-import net from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
-import express5 from 'express';
-import express4 from 'express4';
-import Fastify from 'fastify';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toExpress } from '../../src/adapters/express.js';
-import { toFastify } from '../../src/adapters/fastify.js';
-import { toFetch } from '../../src/adapters/fetch.js';
 import { toNodeListener } from '../../src/adapters/node.js';
 import type { Api } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { createFixture, type Fixture } from '../adapters/fixture-api.js';
-
-const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+import { ADAPTER_SETUPS, PROBLEM_TYPE, rawRequest } from './raw-http.js';
 
 const SETUPS: Record<string, (api: Api) => Promise<MountedServer>> = {
-  node: (api) => listen(http.createServer(toNodeListener(api))),
+  ...ADAPTER_SETUPS,
   'node with joinDuplicateHeaders': (api) => listen(http.createServer({ joinDuplicateHeaders: true }, toNodeListener(api))),
-  'express 5': (api) => listen(http.createServer(express5().use(toExpress(api)))),
-  'express 4': (api) => listen(http.createServer((express4 as unknown as typeof express5)().use(toExpress(api)))),
-  fastify: async (api) => {
-    const app = Fastify({ forceCloseConnections: true });
-    await app.register(toFastify(api));
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as net.AddressInfo;
-    return { baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
-  },
-  'fetch on @hono/node-server': (api) => listen(createAdaptorServer({ fetch: toFetch(api) }) as Server),
 };
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Writes a request head (and body) with `Connection: close` and parses what the server answered. */
-function rawRequest(server: MountedServer, head: string[], body = ''): Promise<RawAnswer> {
-  const { port } = new URL(server.baseUrl);
-  const bodyHeader = body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`;
-  return new Promise((resolve) => {
-    let received = '';
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`${head.join('\r\n')}\r\nHost: test\r\n${bodyHeader}Connection: close\r\n\r\n${body}`));
-    socket.on('data', (data) => (received += data.toString()));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      const [top = '', ...rest] = received.split('\r\n\r\n');
-      const [statusLine = '', ...lines] = top.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
-    });
-  });
-}
 
 for (const [name, mount] of Object.entries(SETUPS)) {
   describe(`${name}: a repeated Authorization or Content-Type`, () => {
