@@ -24,6 +24,8 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single, splitUrl } from './request.js';
+import { checkCredentials } from './credentials.js';
+import { createDeadlines, type Deadlines } from './deadlines.js';
 import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
@@ -163,57 +165,6 @@ export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matche
 
 
 const TIMED_OUT = withoutStack(() => new HttpError(503, { code: ERROR_CODES.TIMEOUT, detail: 'The request did not finish in time', expose: true }));
-
-/** A request still running, and what answers it if its time runs out first. */
-interface Deadline {
-  readonly at: number;
-  readonly expire: () => void;
-}
-
-/**
- * The deadlines of one API's running requests. They all have the same length, so the order they
- * were set in is the order they fall due in: one timer, set for the oldest, serves them all, and a
- * request costs a set entry rather than a timer and a `Promise.race` of its own.
- */
-interface Deadlines {
-  /** `running`, or what `expired` answers if the time runs out first. */
-  race<T>(running: Promise<T>, expired: () => T): Promise<T>;
-}
-
-function createDeadlines(milliseconds: number): Deadlines {
-  const pending = new Set<Deadline>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  function sweep(): void {
-    timer = undefined;
-    const now = Date.now();
-    for (const deadline of pending) {
-      if (deadline.at > now) {
-        arm(deadline.at - now);
-        return;
-      }
-      pending.delete(deadline);
-      deadline.expire();
-    }
-  }
-  function arm(delay: number): void {
-    timer = setTimeout(sweep, delay);
-    // The timer alone must not keep a process alive: a script that made one request exits when it is done.
-    (timer as { unref?: () => void }).unref?.();
-  }
-  return {
-    race: (running, expired) =>
-      new Promise((resolve) => {
-        const deadline: Deadline = { at: Date.now() + milliseconds, expire: () => resolve(expired()) };
-        pending.add(deadline);
-        if (timer === undefined) arm(milliseconds);
-        // `running` never rejects: every failure of a request is already its answer.
-        void running.then((response) => {
-          pending.delete(deadline);
-          resolve(response);
-        });
-      }),
-  };
-}
 
 /**
  * Without `onError`, an unexpected error is written once to `console.error` with what an operator
@@ -507,53 +458,6 @@ function callerOf(value: unknown): unknown {
   throw new TypeError(
     `authenticate returned ${typeof value === 'string' ? 'a string' : String(value)}; return an object for a caller, or undefined, null or false for an anonymous one`,
   );
-}
-
-const AMBIGUOUS_CREDENTIALS = withoutStack(
-  () => new BadRequestError('The request carries more than one set of credentials', { code: ERROR_CODES.AMBIGUOUS_CREDENTIALS }),
-);
-
-/**
- * Refuses an `Authorization` header that holds two credentials: two headers (given as an array), or
- * two joined with a comma, as a Fetch `Headers` joins repeated headers (`Bearer a, Bearer b`). Which
- * one counts would depend on the adapter; neither does. A comma inside one credential's parameters
- * (`Digest realm="a, b", nonce=x`) is part of it: after a comma outside quotes, only `name=value`
- * may follow.
- */
-function checkCredentials(value: string | string[]): void {
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw AMBIGUOUS_CREDENTIALS;
-    if (value.length === 0) return;
-    value = value[0]!;
-  }
-  let quoted = false;
-  for (let index = 0; index < value.length; index++) {
-    const code = value.charCodeAt(index);
-    if (code === 0x22) quoted = !quoted;
-    else if (code === 0x5c && quoted) index++;
-    else if (code === 0x2c && !quoted && startsCredential(value, index + 1)) throw AMBIGUOUS_CREDENTIALS;
-  }
-}
-
-/**
- * Whether the list element from `start` is `scheme [credentials]` rather than an `auth-param`
- * (`name = value`). An empty element counts as a credential: two headers, one of them empty, are
- * joined by a Fetch `Headers` as `Bearer a, `, and are ambiguous on every adapter alike.
- */
-function startsCredential(value: string, start: number): boolean {
-  let index = start;
-  while (index < value.length && (value.charCodeAt(index) === 0x20 || value.charCodeAt(index) === 0x09)) index++;
-  if (index === value.length) return true;
-  const tokenStart = index;
-  while (index < value.length && isTokenCode(value.charCodeAt(index))) index++;
-  if (index === tokenStart) return false;
-  while (index < value.length && (value.charCodeAt(index) === 0x20 || value.charCodeAt(index) === 0x09)) index++;
-  return index === value.length ? true : value.charCodeAt(index) !== 0x3d && value.charCodeAt(index) !== 0x2c;
-}
-
-function isTokenCode(code: number): boolean {
-  // tchar of RFC 9110 §5.6.2: visible ASCII but delimiters.
-  return code > 0x20 && code < 0x7f && '"(),/:;<=>?@[\\]{}'.indexOf(String.fromCharCode(code)) === -1;
 }
 
 const UNEXPECTED_BODY = withoutStack(
