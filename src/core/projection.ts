@@ -21,30 +21,27 @@ export type Projection = (value: unknown) => unknown;
  */
 const MAX_DEPTH = 64;
 
-/** A compiled schema; `null` where the schema is `false` or absent: what it would hold is dropped. */
-type Node = SchemaNode | null;
-
-/** What a schema keeps of an object. */
+/** What a schema keeps of an object. `null`: the schema is `false` or absent, so the key is dropped. */
 interface ObjectPlan {
-  readonly properties: ReadonlyMap<string, Node>;
-  readonly patterns: readonly (readonly [RegExp, Node])[];
+  readonly properties: ReadonlyMap<string, SchemaNode | null>;
+  readonly patterns: readonly (readonly [RegExp, SchemaNode | null])[];
   /** The schema of undeclared keys. */
-  readonly additional: Node;
+  readonly additional: SchemaNode | null;
 }
 
 /** What a schema keeps of an array. */
 interface ArrayPlan {
   readonly prefix: readonly SchemaNode[];
-  /** The schema of the items after `prefix`. */
-  readonly rest: Node;
+  /** The schema of the items after `prefix`; `null` drops them. */
+  readonly rest: SchemaNode | null;
 }
 
 /** What a schema keeps of a value; `ANY_PLAN` keeps it as it is. */
 interface Plan {
   /** Undefined: the schema declares nothing about objects, so an object keeps no key. */
-  readonly object?: ObjectPlan | undefined;
+  readonly object: ObjectPlan | undefined;
   /** Undefined: the schema does not describe arrays, so their items keep nothing either. */
-  readonly array?: ArrayPlan | undefined;
+  readonly array: ArrayPlan | undefined;
 }
 
 /** One schema object of the JSON Schema, compiled. */
@@ -57,7 +54,7 @@ interface SchemaNode {
   readonly groups: (readonly SchemaNode[])[];
 }
 
-// Every plan has the same shape, so that the per-response walk reads its fields monomorphically.
+// Every plan and node has the same shape, so that the per-response walk reads their fields monomorphically.
 const ANY_PLAN: Plan = { object: undefined, array: undefined };
 const NOTHING_PLAN: Plan = { object: undefined, array: undefined };
 const ANY: SchemaNode = { plan: ANY_PLAN, groups: [] };
@@ -124,7 +121,8 @@ export function compileProjection(schema: StandardSchema): Projection {
 /** Compiles every schema object reachable from the root, then every node's plan, once. */
 function compileGraph(root: Record<string, unknown>): SchemaNode {
   const nodes = new Map<object, SchemaNode>();
-  const compile = (schema: unknown): Node => {
+  // `null` for `false` (or no schema at all): it matches nothing, so what it would describe is dropped.
+  const compile = (schema: unknown): SchemaNode | null => {
     if (schema === true) return ANY;
     if (schema === false || schema === undefined) return null;
     // Not a schema at all: fail closed.
@@ -132,15 +130,15 @@ function compileGraph(root: Record<string, unknown>): SchemaNode {
     let node = nodes.get(schema);
     if (node === undefined) {
       const { $ref, allOf, anyOf, oneOf } = schema;
+      const groups: SchemaNode[][] = [];
       // Registered before its children, so that a reference back to it finds it.
-      nodes.set(schema, (node = { plan: undefined, groups: [] }));
-      node.groups.push(
-        [{ plan: ownPlan(schema, compile), groups: [] }],
-        // A `false` branch matches no value, so it adds nothing to the union.
-        ...[...(typeof $ref === 'string' ? [[resolvePointer(root, $ref)]] : []), ...(Array.isArray(allOf) ? allOf.map((branch) => [branch]) : []), ...[anyOf, oneOf].filter(Array.isArray)].map(
-          (branches: unknown[]) => branches.flatMap((branch) => compile(branch) ?? []),
-        ),
-      );
+      nodes.set(schema, (node = { plan: undefined, groups }));
+      // A `false` branch matches no value, so it adds nothing to the union.
+      const group = (branches: unknown[]) => groups.push(branches.flatMap((branch) => compile(branch) ?? []));
+      groups.push([{ plan: ownPlan(schema, compile), groups: [] }]);
+      if (typeof $ref === 'string') group([resolvePointer(root, $ref)]);
+      if (Array.isArray(allOf)) for (const branch of allOf) group([branch]);
+      for (const branches of [anyOf, oneOf]) if (Array.isArray(branches)) group(branches);
     }
     return node;
   };
@@ -149,7 +147,7 @@ function compileGraph(root: Record<string, unknown>): SchemaNode {
   return rootNode;
 }
 
-/** The plan of a node: one node of each of its groups. */
+/** The plan of a node: the intersection of its groups, each the union of its nodes. */
 function planOf(node: SchemaNode): Plan {
   if (node.plan === undefined) {
     // A schema that is its own part (`{ "$ref": "#" }` at the root) describes no value: keep nothing.
@@ -162,7 +160,7 @@ function planOf(node: SchemaNode): Plan {
   return node.plan;
 }
 
-function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => Node): Plan {
+function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => SchemaNode | null): Plan {
   if (!STRUCTURAL_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword))) return ANY_PLAN;
   const { properties, patternProperties, additionalProperties, items, prefixItems, additionalItems, type } = schema;
   const tuple = (positions: unknown[], rest: unknown): ArrayPlan => ({ prefix: positions.map((position) => compile(position) ?? NOTHING), rest: compile(rest) });
@@ -188,9 +186,11 @@ function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => 
       ? tuple(items, additionalItems)
       : Array.isArray(prefixItems)
         ? tuple(prefixItems, items)
-        : items !== undefined || [type].flat().includes('array')
-          ? tuple([], items ?? true)
-          : undefined,
+        : items !== undefined
+          ? tuple([], items)
+          : [type].flat().includes('array')
+            ? tuple([], true)
+            : undefined,
   };
 }
 
@@ -204,7 +204,7 @@ function combine(parts: Plan[], all: boolean): Plan {
   else if (parts.includes(ANY_PLAN)) return ANY_PLAN;
   if (parts.length < 2) return parts[0] ?? (all ? ANY_PLAN : NOTHING_PLAN);
   const objects = parts.flatMap((part) => part.object ?? []);
-  const properties = new Map<string, Node>();
+  const properties = new Map<string, SchemaNode | null>();
   for (const object of objects) for (const [key, node] of object.properties) if (!properties.has(key)) properties.set(key, node);
   return {
     object: objects.length === 0 ? undefined : {
@@ -220,10 +220,11 @@ function combine(parts: Plan[], all: boolean): Plan {
 function resolvePointer(root: Record<string, unknown>, ref: string): unknown {
   try {
     const [head, ...tokens] = decodeURIComponent(ref.slice(1)).split('/');
-    let target: any = ref[0] === '#' && !head ? root : undefined;
+    let target: unknown = ref[0] === '#' && !head ? root : undefined;
     for (const token of tokens) {
       const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
-      target = Object.hasOwn(target, key) ? target[key] : undefined;
+      // Own keys only: `#/__proto__` must not reach `Object.prototype`, a schema that accepts anything.
+      target = Object.hasOwn(target as object, key) ? (target as Record<string, unknown>)[key] : undefined;
     }
     if (target !== undefined) return target;
   } catch {
@@ -234,47 +235,47 @@ function resolvePointer(root: Record<string, unknown>, ref: string): unknown {
 
 /** JSON Schema patterns are ECMA-262 regular expressions; one this engine rejects matches no key, so its keys are dropped. */
 function toRegExp(source: string): RegExp | undefined {
-  try {
-    return new RegExp(source, 'u');
-  } catch {
+  // Then without `u`: Annex B patterns such as `\-` outside a class are refused in unicode mode.
+  for (const flags of ['u', '']) {
     try {
-      return new RegExp(source);
+      return new RegExp(source, flags);
     } catch {
-      return undefined;
+      continue;
     }
   }
+  return undefined;
 }
 
 function project(node: SchemaNode, value: unknown, depth: number): unknown {
-  if (!isObject(value) || node.plan === ANY_PLAN) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  const plan = node.plan!;
+  if (plan === ANY_PLAN) return value;
   const { toJSON } = value as { toJSON?: unknown };
   const source: unknown = typeof toJSON === 'function' ? toJSON.call(value) : value;
-  if (!isObject(source)) return value;
-  if (depth === MAX_DEPTH) throw new TypeError(`The result is nested deeper than ${MAX_DEPTH} objects and arrays, or has a cycle`);
-  const plan = node.plan!;
-  return Array.isArray(source) ? projectArray(plan.array ?? NO_ITEMS, source, depth + 1) : projectObject(plan.object ?? NO_KEYS, source, depth + 1);
+  if (typeof source !== 'object' || source === null) return value;
+  if (depth === MAX_DEPTH) throw new TypeError(`The result nests deeper than ${MAX_DEPTH} levels or has a cycle`);
+  return Array.isArray(source) ? projectArray(plan.array ?? NO_ITEMS, source, depth + 1) : projectObject(plan.object ?? NO_KEYS, source as Record<string, unknown>, depth + 1);
 }
 
 /** Copies only once something differs, so a result with nothing to drop is returned as it is. */
-function projectObject(plan: ObjectPlan, value: object, depth: number): object {
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
+function projectObject(plan: ObjectPlan, value: Record<string, unknown>, depth: number): object {
+  const keys = Object.keys(value);
   let copy: Record<string, unknown> | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     const node = nodeOfKey(plan, key);
-    const child = node && record[key];
-    const projected = node && project(node, child, depth);
-    if (copy === undefined && (!node || projected !== child)) {
+    const child = node === null ? undefined : value[key];
+    const projected = node === null ? child : project(node, child, depth);
+    if (copy === undefined && (node === null || projected !== child)) {
       copy = {};
-      for (const kept of keys.slice(0, index)) put(copy, kept, record[kept]);
+      for (let kept = 0; kept < index; kept++) put(copy, keys[kept]!, value[keys[kept]!]);
     }
-    if (copy !== undefined && node) put(copy, key, projected);
+    if (copy !== undefined && node !== null) put(copy, key, projected);
   }
   return copy ?? value;
 }
 
-function nodeOfKey(plan: ObjectPlan, key: string): Node {
+function nodeOfKey(plan: ObjectPlan, key: string): SchemaNode | null {
   const declared = plan.properties.get(key);
   if (declared !== undefined) return declared;
   for (const [pattern, node] of plan.patterns) if (pattern.test(key)) return node;
@@ -300,10 +301,6 @@ function projectArray(plan: ArrayPlan, value: readonly unknown[], depth: number)
   return copy ?? (length < value.length ? value.slice(0, length) : value);
 }
 
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return isObject(value) && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
