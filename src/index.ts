@@ -1,3 +1,4 @@
+export type { ApiRequest, ApiResponse, ErrorInfo, HeaderRecord, QueryRecord } from './core/contract.js';
 export { METHODS, STATUS_TEXT, statusText, isEmptyBodyStatus, type Method } from './core/http.js';
 export { ERROR_CODES, type ErrorCode } from './core/error-codes.js';
 export {
@@ -41,7 +42,7 @@ export { parseMediaType, type RawBody, type MediaType } from './core/body.js';
 export {
   endpoint,
   defineEndpoint,
-  type ApiRequest,
+  type Authenticated,
   type Authorize,
   type BodyOption,
   type Context,
@@ -49,9 +50,7 @@ export {
   type EndpointConfig,
   type EndpointContext,
   type Guard,
-  type HeaderRecord,
   type Principal,
-  type QueryRecord,
   type Register,
   type ResponseSchema,
   type ResultFilter,
@@ -68,7 +67,8 @@ export {
   type ItemParams,
   type OperationDefinition,
 } from './core/resource.js';
-export { createApi, createEndpointHandler, type Authenticated, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type ApiResponse, type Resource, type ErrorInfo, type RouteInfo } from './core/pipeline.js';
+export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type Resource, type RouteInfo } from './core/pipeline.js';
+export type { RuntimeOptions } from './core/runtime.js';
 export {
   lintPath,
   lintPaths,

@@ -1,9 +1,10 @@
 /**
  * restcanon/testing: run handlers and whole APIs without HTTP, in unit tests.
  */
-import type { AnyContext, ApiRequest, Context, Endpoint, HeaderRecord } from './core/endpoint.js';
+import type { ApiRequest, ApiResponse, HeaderRecord } from './core/contract.js';
+import type { AnyContext, Context, Endpoint } from './core/endpoint.js';
 import { checkOptions } from './core/options.js';
-import { createApi, type Api, type ApiOptions, type ApiResponse } from './core/pipeline.js';
+import { createApi, type Api, type ApiOptions } from './core/pipeline.js';
 
 /**
  * A context for calling a handler directly: every part you leave out is empty.

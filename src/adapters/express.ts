@@ -2,11 +2,12 @@
  * restcanon/express: serve an API, or one endpoint, from Express 4 or Express 5. The types are
  * structural (Express 4 and 5 type their requests differently), so nothing is imported from express.
  */
+import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiRequest, Endpoint } from '../core/endpoint.js';
+import type { Endpoint } from '../core/endpoint.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, responderOf, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
 
 /**

@@ -2,8 +2,9 @@
  * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types are structural, so
  * nothing is imported from fastify, not even a type.
  */
-import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
-import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
+import type { Endpoint } from '../core/endpoint.js';
+import { createEndpointHandler, responderOf, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
 import { splitUrl, withoutTrailingSlashes } from '../core/request.js';

@@ -2,8 +2,8 @@
  * restcanon/fetch: serve an API as a Fetch API handler, `(Request) => Promise<Response>`, for Hono,
  * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
  */
-import type { ApiRequest, HeaderRecord } from '../core/endpoint.js';
-import { responderOf, type Api, type ApiResponse } from '../core/pipeline.js';
+import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
+import { responderOf, type Api } from '../core/pipeline.js';
 
 /**
  * Serves an API as a Fetch handler. The request body goes to the API as a stream, read with the

@@ -2,9 +2,10 @@
  * restcanon/node: serve an API from `node:http`, `node:https` or the `node:http2` compatibility API.
  * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
  */
-import type { ApiRequest, Endpoint, HeaderRecord } from '../core/endpoint.js';
+import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
+import type { Endpoint } from '../core/endpoint.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, responderOf, type Api, type ApiResponse, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, responderOf, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
 
 /**
  * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.

@@ -1,3 +1,4 @@
+import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
 import { METHODS } from './http.js';
 import type { PathParams } from './path.js';
@@ -26,32 +27,14 @@ export interface Register {}
  */
 export type Principal = Register extends { principal: infer P } ? P : unknown;
 
-/** Request headers, lower-cased names. */
-export type HeaderRecord = Record<string, string | string[] | undefined>;
-
-/** Parsed query string: a repeated key gives an array. */
-export type QueryRecord = Record<string, string | string[]>;
-
 /**
- * A request as the core sees it, from an adapter or from a test. A `body` that is a string, bytes or
- * an async iterable of chunks is raw and parsed by its `Content-Type`; any other value is taken as
- * already parsed by a framework (and still checked).
+ * What `authenticate` gives: the caller (an object, typed by {@link Register}), or `undefined`,
+ * `null` or `false` for an anonymous request.
  *
  * @example
- * const request: ApiRequest = { method: 'POST', url: '/users', headers: { 'content-type': 'application/json' }, body: '{"name":"Ada"}' };
+ * const authenticate = async (request: ApiRequest): Promise<Authenticated> => db.sessions.findUnique({ where: { token: tokenOf(request) } });
  */
-export interface ApiRequest {
-  method: string;
-  /** A path with an optional query string, or an absolute URL. */
-  url: string;
-  headers?: HeaderRecord | undefined;
-  body?: unknown;
-  /**
-   * The prefix a host router already took off `url` (Express's `req.baseUrl`, a Fastify prefix), so
-   * that URLs the API builds, such as `Location`, point where the client can reach them.
-   */
-  baseUrl?: string | undefined;
-}
+export type Authenticated = (Principal & object) | undefined | null | false;
 
 /**
  * What a handler receives: validated and typed input, the caller, and the request.

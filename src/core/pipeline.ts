@@ -1,4 +1,5 @@
-import { endpoint as declareEndpoint, type AnyContext, type ApiRequest, type Endpoint, type Principal, type Register } from './endpoint.js';
+import type { ApiRequest, ApiResponse } from './contract.js';
+import { endpoint as declareEndpoint, type AnyContext, type Endpoint, type Principal, type Register } from './endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from './formats.js';
 import { checkNaming, type NamingOptions } from './naming.js';
@@ -8,39 +9,7 @@ import { joinPaths } from './path.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
-import { compile, createRuntime, NO_ROUTE, optionsResponse, type Compiled } from './runtime.js';
-
-/**
- * What the core answers: the status, the headers (lower-cased names), the body as a value (a result
- * or a problem object, for tests to read) and the payload as it goes on the wire (for adapters).
- *
- * @example
- * const response = await api.handle({ method: 'GET', url: '/users/7' });
- * response.status; // 404
- * response.body; // { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', ... }
- */
-export interface ApiResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-  payload: string | Uint8Array | undefined;
-}
-
-/**
- * What `authenticate` gives: the caller (an object, typed by {@link Register}), or `undefined`,
- * `null` or `false` for an anonymous request.
- *
- * @example
- * const authenticate = async (request: ApiRequest): Promise<Authenticated> => db.sessions.findUnique({ where: { token: tokenOf(request) } });
- */
-export type Authenticated = (Principal & object) | undefined | null | false;
-
-/** What `onError` learns besides the error: the id sent to the client in `instance`, and the request. */
-export interface ErrorInfo {
-  requestId: string;
-  status: number;
-  request: ApiRequest;
-}
+import { compile, createRuntime, NO_ROUTE, optionsResponse, type Compiled, type RuntimeOptions } from './runtime.js';
 
 /**
  * A resource as `createApi({ resources })` takes it: anything that declares endpoints, such as a
@@ -66,56 +35,20 @@ export interface RouteInfo {
  * @example
  * const options: ApiOptions = { basePath: '/api', endpoints: [health], bodyLimit: 64 * 1024 };
  */
-export interface ApiOptions {
+export interface ApiOptions extends RuntimeOptions {
   /** A prefix for every path, such as `/api/v1`. */
   basePath?: string;
   endpoints?: readonly Endpoint[];
   resources?: readonly Resource[];
-  /**
-   * Finds the caller of a request: an object for a caller; `undefined`, `null` or `false` for an
-   * anonymous one (so an ORM lookup that finds no user leaves the caller anonymous). Any other value
-   * is a mistake in `authenticate` and answers a masked 500, reported to `onError`. Throw an
-   * `UnauthorizedError` for credentials that are wrong. Once set, every endpoint that is not `public`
-   * needs a caller.
-   */
-  authenticate?: (request: ApiRequest) => Authenticated | Promise<Authenticated>;
-  /** A rule every protected request must pass; `false` answers 403. */
-  authorize?: (ctx: AnyContext) => boolean | Promise<boolean>;
-  /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
-  challenge?: string;
-  /** Sees every error that becomes a 5xx, and what was hidden from a client; never changes the response. */
-  onError?: (error: unknown, info: ErrorInfo) => void;
-  policy?: StatusPolicy;
-  /** Largest request body in bytes. Default 1 MiB. */
-  bodyLimit?: number;
-  /** Deepest nesting of a JSON body. Default 64. */
-  maxDepth?: number;
-  /** Response formats in the server's order of preference. Default `[json]`. */
-  formats?: readonly Serializer[];
-  /**
-   * Compiles a JSON serializer for each endpoint that declares its response (`response`, or a
-   * collection's `item`) from that schema's JSON Schema (draft-07), as Fastify does with route
-   * response schemas: `serializerCompiler: fastJson` with fast-json-stringify. The compiled function
-   * writes the endpoint's JSON answers (a list's items one by one); an endpoint whose schema has no
-   * JSON Schema keeps `JSON.stringify`.
-   */
-  serializerCompiler?: (schema: Record<string, unknown>) => (value: unknown) => string;
   /** What a path that breaks the naming conventions does at start-up. Default `'error'`. */
   naming?: 'error' | 'warn' | 'off';
   /** Segment names or whole paths the naming check lets through. */
   namingAllow?: NamingOptions['allow'];
   /**
-   * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
-   * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
-   * result is dropped. `false` lets requests take as long as they take.
-   */
-  timeout?: number | false;
-  /**
    * Serves a description of the API, built on the first request: `openApi({ info })` from
    * `restcanon/openapi` serves the OpenAPI document at `GET /openapi.json`.
    */
-  openapi?: ApiDocument;
-}
+  openapi?: ApiDocument;}
 
 /**
  * An API: every endpoint behind one router and one policy.
@@ -326,7 +259,7 @@ function documentEndpoint(config: ApiDocument, apiOf: () => Api): Endpoint {
 }
 
 /** Options of {@link createEndpointHandler}: those of `createApi` that apply to one endpoint. */
-export type EndpointHandlerOptions = Omit<ApiOptions, 'basePath' | 'endpoints' | 'resources' | 'naming' | 'namingAllow' | 'openapi'>;
+export type EndpointHandlerOptions = RuntimeOptions;
 
 /**
  * Runs one endpoint through the pipeline with params that a host router already matched: for teams

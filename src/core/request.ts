@@ -1,10 +1,10 @@
-import type { HeaderRecord, QueryRecord } from './endpoint.js';
 
 /**
  * Reading the parts of a request target and its headers, the same way for every adapter.
  */
 
 /** The headers of a request that came without any. */
+import type { HeaderRecord, QueryRecord } from './contract.js';
 export const EMPTY_HEADERS: HeaderRecord = Object.freeze({}) as HeaderRecord;
 
 /**

@@ -1,4 +1,5 @@
-import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, HeaderRecord, Principal, QueryRecord, ResultFilter, ResultOf } from './endpoint.js';
+import type { HeaderRecord, QueryRecord } from './contract.js';
+import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
 import { checkBodyOption, defineEndpoint } from './endpoint.js';
 import type { Resource } from './pipeline.js';
 import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';

@@ -1,6 +1,7 @@
+import type { ApiRequest, ApiResponse, ErrorInfo, HeaderRecord } from './contract.js';
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, ApiRequest, Authorize, Endpoint, HeaderRecord, ResultFilter } from './endpoint.js';
+import type { AnyContext, Authenticated, Authorize, Endpoint, ResultFilter } from './endpoint.js';
 import {
   BadRequestError,
   DEFAULT_CHALLENGE,
@@ -21,7 +22,6 @@ import { ERROR_CODES } from './error-codes.js';
 import { createNegotiator, json, type Serializer } from './formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
-import type { ApiOptions, ApiResponse, ErrorInfo } from './pipeline.js';
 import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single, splitUrl } from './request.js';
 import { checkCredentials } from './credentials.js';
@@ -40,6 +40,51 @@ const ONE_MEBIBYTE = 1024 * 1024;
 const DEFAULT_DEPTH = 64;
 const DEFAULT_TIMEOUT = 30_000;
 
+/**
+ * The options of an API that every request reads, which {@link createEndpointHandler} takes for one
+ * endpoint too.
+ *
+ * @example
+ * const options: RuntimeOptions = { bodyLimit: 64 * 1024, timeout: 10_000 };
+ */
+export interface RuntimeOptions {
+  /**
+   * Finds the caller of a request: an object for a caller; `undefined`, `null` or `false` for an
+   * anonymous one (so an ORM lookup that finds no user leaves the caller anonymous). Any other value
+   * is a mistake in `authenticate` and answers a masked 500, reported to `onError`. Throw an
+   * `UnauthorizedError` for credentials that are wrong. Once set, every endpoint that is not `public`
+   * needs a caller.
+   */
+  authenticate?: (request: ApiRequest) => Authenticated | Promise<Authenticated>;
+  /** A rule every protected request must pass; `false` answers 403. */
+  authorize?: (ctx: AnyContext) => boolean | Promise<boolean>;
+  /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
+  challenge?: string;
+  /** Sees every error that becomes a 5xx, and what was hidden from a client; never changes the response. */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  policy?: StatusPolicy;
+  /** Largest request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Deepest nesting of a JSON body. Default 64. */
+  maxDepth?: number;
+  /** Response formats in the server's order of preference. Default `[json]`. */
+  formats?: readonly Serializer[];
+  /**
+   * Compiles a JSON serializer for each endpoint that declares its response (`response`, or a
+   * collection's `item`) from that schema's JSON Schema (draft-07), as Fastify does with route
+   * response schemas: `serializerCompiler: fastJson` with fast-json-stringify. The compiled function
+   * writes the endpoint's JSON answers (a list's items one by one); an endpoint whose schema has no
+   * JSON Schema keeps `JSON.stringify`.
+   */
+  serializerCompiler?: (schema: Record<string, unknown>) => (value: unknown) => string;
+  /**
+   * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
+   * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
+   * result is dropped. `false` lets requests take as long as they take.
+   */
+  timeout?: number | false;
+}
+
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
   endpoint: Endpoint;
@@ -55,8 +100,8 @@ export interface Compiled {
 
 /** What every request of an API reads: its options, checked and with their defaults. */
 interface Settings {
-  authenticate: ApiOptions['authenticate'];
-  authorize: ApiOptions['authorize'];
+  authenticate: RuntimeOptions['authenticate'];
+  authorize: RuntimeOptions['authorize'];
   challenge: string;
   policy: StatusPolicy;
   maxDepth: number;
@@ -66,7 +111,7 @@ interface Settings {
   vary: boolean;
   report: (error: unknown, info: ErrorInfo) => void;
   timeout: number | undefined;
-  serializerCompiler: ApiOptions['serializerCompiler'];
+  serializerCompiler: RuntimeOptions['serializerCompiler'];
   /** Someone else's item as the policy answers it: the very error of a missing item when `forbidden` is 404. */
   forbiddenItem: HttpError;
   /** The deadlines of running requests, unless `timeout: false`. */
@@ -82,7 +127,7 @@ export interface Runtime {
 }
 
 /** Checks the options of an API (or of one endpoint) and prepares its runtime. */
-export function createRuntime(options: ApiOptions): Runtime {
+export function createRuntime(options: RuntimeOptions): Runtime {
   const formats = options.formats ?? [json];
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
   const onError = options.onError;

@@ -1,0 +1,54 @@
+/**
+ * What goes in and out of an API, as adapters and tests see it: the request, the response and what
+ * `onError` learns. It imports nothing, so every part of restcanon can use it.
+ */
+
+/** Request headers, lower-cased names. */
+export type HeaderRecord = Record<string, string | string[] | undefined>;
+
+/** Parsed query string: a repeated key gives an array. */
+export type QueryRecord = Record<string, string | string[]>;
+
+/**
+ * A request as the core sees it, from an adapter or from a test. A `body` that is a string, bytes or
+ * an async iterable of chunks is raw and parsed by its `Content-Type`; any other value is taken as
+ * already parsed by a framework (and still checked).
+ *
+ * @example
+ * const request: ApiRequest = { method: 'POST', url: '/users', headers: { 'content-type': 'application/json' }, body: '{"name":"Ada"}' };
+ */
+export interface ApiRequest {
+  method: string;
+  /** A path with an optional query string, or an absolute URL. */
+  url: string;
+  headers?: HeaderRecord | undefined;
+  body?: unknown;
+  /**
+   * The prefix a host router already took off `url` (Express's `req.baseUrl`, a Fastify prefix), so
+   * that URLs the API builds, such as `Location`, point where the client can reach them.
+   */
+  baseUrl?: string | undefined;
+}
+
+/**
+ * What the core answers: the status, the headers (lower-cased names), the body as a value (a result
+ * or a problem object, for tests to read) and the payload as it goes on the wire (for adapters).
+ *
+ * @example
+ * const response = await api.handle({ method: 'GET', url: '/users/7' });
+ * response.status; // 404
+ * response.body; // { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', ... }
+ */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  payload: string | Uint8Array | undefined;
+}
+
+/** What `onError` learns besides the error: the id sent to the client in `instance`, and the request. */
+export interface ErrorInfo {
+  requestId: string;
+  status: number;
+  request: ApiRequest;
+}

@@ -1,0 +1,65 @@
+/**
+ * The shape of src/: no module imports, through any chain, a module that imports it back (type
+ * imports count too: a cycle of types is still two files that cannot be read one after the other).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
+  );
+}
+
+/** Each file of src/ and the files of src/ it imports or re-exports from. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/\bfrom '(\.{1,2}\/[^']+)'/g)].map((match) => relative(SRC, resolve(dirname(file), match[1]!.replace(/\.js$/, '.ts'))));
+    graph.set(relative(SRC, file), targets);
+  }
+  return graph;
+}
+
+/** Every cycle, each as the files along it, found by a depth-first walk. */
+function cyclesOf(graph: Map<string, string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (state.get(target) === 'open') cycles.push([...path.slice(path.indexOf(target)), target]);
+      else if (!state.has(target)) visit(target);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+describe('the import graph of src/', () => {
+  it('reads the imports of every file', () => {
+    const graph = importGraph();
+    expect(graph.get('core/pipeline.ts')).toContain('core/runtime.ts');
+    expect(graph.get('adapters/node.ts')).toContain('core/contract.ts');
+  });
+
+  it('finds a cycle when there is one', () => {
+    expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
+  });
+
+  it('has no cycle', () => {
+    expect(cyclesOf(importGraph()).map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('keeps the request contract free of imports, so that every part of restcanon can use it', () => {
+    expect(importGraph().get('core/contract.ts')).toEqual([]);
+  });
+});
