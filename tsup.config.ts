@@ -8,8 +8,8 @@ export const entries = {
   express: 'src/adapters/express.ts',
   fastify: 'src/adapters/fastify.ts',
   fetch: 'src/adapters/fetch.ts',
-  xml: 'src/xml.ts',
-  openapi: 'src/openapi.ts',
+  xml: 'src/formats/xml.ts',
+  openapi: 'src/openapi/index.ts',
 };
 
 export default defineConfig({

@@ -37,7 +37,7 @@ export { buildPath, joinPaths, parseTemplate, type PathParams, type TemplateSegm
 export { createRouter, Router, type Route, type RouteMatch } from './core/router.js';
 export { isStandardSchema, type InferInput, type InferOutput, type StandardSchema, type StandardIssue, type StandardResult } from './core/standard-schema.js';
 export { validatePart, toPointer, type PartSchema, type PartResult } from './core/validation.js';
-export { json, text, negotiate, type Serializer } from './core/formats.js';
+export { json, text, negotiate, type Serializer } from './formats/formats.js';
 export { parseMediaType, type RawBody, type MediaType } from './core/body.js';
 export {
   endpoint,
@@ -79,4 +79,4 @@ export {
   type NamingMode,
   type NamingOptions,
   type NamingRule,
-} from './core/naming.js';
+} from './naming/naming.js';

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import * as root from '../src/index.js';
 import * as testing from '../src/testing.js';
-import * as openapi from '../src/openapi.js';
-import * as xml from '../src/xml.js';
+import * as openapi from '../src/openapi/index.js';
+import * as xml from '../src/formats/xml.js';
 
 describe('public exports', () => {
   it('restcanon', () => {

@@ -8,7 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
 import { createDemoApi, createDemoStore } from '../examples/demo-api.mjs';
-import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../src/core/openapi.js';
+import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../src/openapi/document.js';
 
 type Store = ReturnType<typeof createDemoStore>;
 // No deadline: the probes cannot make a demo handler hang, so a listed 503 could never be observed.

@@ -1,8 +1,8 @@
 import type { ApiRequest, ApiResponse } from './contract.js';
 import { endpoint as declareEndpoint, type AnyContext, type Endpoint, type Principal, type Register } from './endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
-import type { Serializer } from './formats.js';
-import { checkNaming, type NamingOptions } from './naming.js';
+import type { Serializer } from '../formats/formats.js';
+import { checkNaming, type NamingOptions } from '../naming/naming.js';
 import { remember } from './memo.js';
 import { checkOptions } from './options.js';
 import { joinPaths } from './path.js';

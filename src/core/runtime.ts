@@ -19,7 +19,7 @@ import {
   type InputIssue,
 } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
-import { createNegotiator, json, type Serializer } from './formats.js';
+import { createNegotiator, json, type Serializer } from '../formats/formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { Route } from './router.js';

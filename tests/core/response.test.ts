@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { collection, createApi, createEndpointHandler, endpoint, text, type Api, type ApiOptions } from '../../src/index.js';
-import { createOpenApiDocument } from '../../src/openapi.js';
+import { createOpenApiDocument } from '../../src/openapi/index.js';
 
 const User = z.object({ id: z.number().int(), name: z.string() });
 /** What the store holds: more than a client may see. */

@@ -1,5 +1,5 @@
-import type { ProblemDetails } from './errors.js';
-import { remember } from './memo.js';
+import type { ProblemDetails } from '../core/errors.js';
+import { remember } from '../core/memo.js';
 
 /**
  * Turns handler results into one media type. Register your own (CSV, MessagePack, ...) through

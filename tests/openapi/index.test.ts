@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createApi, endpoint } from '../src/index.js';
-import { openApi } from '../src/openapi.js';
+import { createApi, endpoint } from '../../src/index.js';
+import { openApi } from '../../src/openapi/index.js';
 
 const info = { title: 'Notes', version: '1.0.0' };
 const notes = endpoint('GET', '/notes', { operation: 'list', handle: () => [] });

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { xml } from '../src/xml.js';
-import type { ProblemDetails } from '../src/index.js';
+import { xml } from '../../src/formats/xml.js';
+import type { ProblemDetails } from '../../src/index.js';
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>';
 const serialize = (value: unknown) => xml.serialize(value) as string;
@@ -121,7 +121,7 @@ describe('xml: problems (RFC 9457 Appendix B)', () => {
 });
 
 describe('fast-xml-parser stays optional', () => {
-  it('only src/xml.ts imports it, so JSON-only users never load it', () => {
+  it('only src/formats/xml.ts imports it, so JSON-only users never load it', () => {
     const importers: string[] = [];
     const walk = (directory: string) => {
       for (const entry of readdirSync(directory, { withFileTypes: true })) {
@@ -131,6 +131,6 @@ describe('fast-xml-parser stays optional', () => {
       }
     };
     walk('src');
-    expect(importers).toEqual(['src/xml.ts']);
+    expect(importers).toEqual(['src/formats/xml.ts']);
   });
 });

@@ -4,9 +4,9 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from '../../src/core/openapi.js';
+import { createOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from '../../src/openapi/document.js';
 import { collection, createApi, createStatusPolicy, endpoint, json, text, type Api, type ApiOptions, type StandardSchema } from '../../src/index.js';
-import { xml } from '../../src/xml.js';
+import { xml } from '../../src/formats/xml.js';
 
 const info = { title: 'Test API', version: '1.0.0' };
 const validator = new Validator();

@@ -7,7 +7,7 @@
  * (`getUsers` -> `get`, `users`), never against letter prefixes, so `settings` is not `set`.
  */
 
-import type { Method } from './http.js';
+import type { Method } from '../core/http.js';
 
 /** The methods a resource-style API uses instead of a verb in the path. */
 export type ResourceMethod = Extract<Method, 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'>;

@@ -6,7 +6,7 @@ import {
   lintPath,
   lintPaths,
   type NamingFinding,
-} from '../../src/core/naming.js';
+} from '../../src/naming/naming.js';
 
 const segmentsOf = (findings: readonly NamingFinding[]) => findings.map((finding) => finding.segment);
 const rulesOf = (findings: readonly NamingFinding[]) => findings.map((finding) => finding.rule);

@@ -4,8 +4,8 @@
  * is caught before the first request rather than in review.
  */
 
-import { ACTION_VERBS, NOUN_PHRASES, VAGUE_WORDS, type ResourceMethod } from './naming-words.js';
-import { withoutTrailingSlashes } from './request.js';
+import { ACTION_VERBS, NOUN_PHRASES, VAGUE_WORDS, type ResourceMethod } from './words.js';
+import { withoutTrailingSlashes } from '../core/request.js';
 
 /**
  * The rule a finding breaks: `verb` for a segment that names an action (`/createOrder`),

@@ -3,13 +3,13 @@
  * Standard Schemas (through Standard JSON Schema), and every response from the status policy, errors
  * included. Which error an endpoint can answer is decided by one table, `ERROR_RULES`.
  */
-import type { Endpoint } from './endpoint.js';
-import { BODY_METHODS, isEmptyBodyStatus, statusText, type Method } from './http.js';
-import { parseTemplate } from './path.js';
-import type { Api, RouteInfo } from './pipeline.js';
-import type { ERROR_OUTCOMES, Operation, Outcome } from './policy.js';
-import { createRouter } from './router.js';
-import { isStandardSchema, jsonSchemaOf, type StandardSchema } from './standard-schema.js';
+import type { Endpoint } from '../core/endpoint.js';
+import { BODY_METHODS, isEmptyBodyStatus, statusText, type Method } from '../core/http.js';
+import { parseTemplate } from '../core/path.js';
+import type { Api, RouteInfo } from '../core/pipeline.js';
+import type { ERROR_OUTCOMES, Operation, Outcome } from '../core/policy.js';
+import { createRouter } from '../core/router.js';
+import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/standard-schema.js';
 
 /**
  * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), or any other OpenAPI object, as plain data.

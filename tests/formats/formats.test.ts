@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApi, createStatusPolicy, endpoint, json, negotiate, text, type Api, type ApiOptions, type Serializer } from '../../src/index.js';
-import { createNegotiator, negotiateProblem } from '../../src/core/formats.js';
-import { xml } from '../../src/xml.js';
+import { createNegotiator, negotiateProblem } from '../../src/formats/formats.js';
+import { xml } from '../../src/formats/xml.js';
 
 /** A user-registered format, written against the public `Serializer` interface only. */
 const csv: Serializer = {

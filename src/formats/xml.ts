@@ -3,8 +3,8 @@
  * dependency `fast-xml-parser`; only this entry imports it, so JSON-only APIs never load it.
  */
 import { XMLBuilder } from 'fast-xml-parser';
-import type { ProblemDetails } from './core/errors.js';
-import type { Serializer } from './core/formats.js';
+import type { ProblemDetails } from '../core/errors.js';
+import type { Serializer } from './formats.js';
 
 /** A node in fast-xml-parser's `preserveOrder` form: `{ name: children, ':@': attributes }` or `{ '#text': text }`. */
 type XmlNode = Record<string, unknown>;

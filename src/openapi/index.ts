@@ -2,11 +2,11 @@
  * restcanon/openapi: the OpenAPI 3.1 document of an API, from the same definitions, errors
  * included. A subpath of its own, so that APIs that serve no document never load it.
  */
-import { createOpenApiDocument, type OpenApiOptions } from './core/openapi.js';
-import { checkOptions } from './core/options.js';
-import type { ApiDocument } from './core/pipeline.js';
+import { createOpenApiDocument, type OpenApiOptions } from './document.js';
+import { checkOptions } from '../core/options.js';
+import type { ApiDocument } from '../core/pipeline.js';
 
-export { createOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiInfo, type OpenApiOperation, type OpenApiOptions } from './core/openapi.js';
+export { createOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiInfo, type OpenApiOperation, type OpenApiOptions } from './document.js';
 
 /** Options of {@link openApi}: the document's, and where it is served. */
 export interface ServedOpenApiOptions extends OpenApiOptions {
