@@ -3,7 +3,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** @returns {string} the CPU model from /proc/cpuinfo, or 'unknown' off Linux */
@@ -36,9 +36,13 @@ export function pinnedNode(nodeArgs, cpu = 0) {
   return CAN_PIN ? ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
 }
 
-/** One line describing the machine, for the top of every results table. */
+/**
+ * One line describing the machine, for the top of every results table. It counts every CPU of the
+ * machine (`os.cpus()`), not the ones this process may run on: a benchmark that re-ran itself pinned
+ * to one CPU describes the same machine as the process that started it.
+ */
 export function describeMachine() {
-  return `${cpuModel()}, nproc ${availableParallelism()}, Node ${process.version}, ${CAN_PIN ? 'taskset available' : 'no taskset: workers not pinned'}`;
+  return `${cpuModel()}, ${cpus().length} CPUs, Node ${process.version}, ${CAN_PIN ? 'taskset available' : 'no taskset: workers not pinned'}`;
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
- * Runs every benchmark below, each in its own process, each printing its own tables.
+ * Runs every benchmark below, each in its own process, then writes BENCHMARKS.md (page.mjs). Each
+ * benchmark prints its tables and writes them to results/<name>.md; the page holds the latest
+ * results of every benchmark, so running one refreshes its part of the page and nothing else.
  *
- *   npm run bench             # build, then every benchmark
- *   npm run bench -- router   # only the benchmarks whose name contains "router"
- *   npm run bench -- http     # only the HTTP benchmark
+ *   npm run bench             # build, then every benchmark, then the page
+ *   npm run bench -- router   # only the benchmarks whose name contains "router", then the page
+ *   npm run bench -- http     # only the HTTP benchmark, then the page
  *
- * To add a benchmark, add a `{ name, file }` entry: `file` is relative to bench/ and exits non-zero
- * when its correctness gate fails.
+ * To add a benchmark, add a `{ name, file }` entry and a `<!-- results: <name> -->` section to
+ * page.template.md: `file` is relative to bench/, reports through lib/report.mjs under the same
+ * name, and exits non-zero when its correctness gate fails.
  *
  * dist/ is copied once, at the start, into a temp folder that every benchmark of the run loads
  * restcanon from (see lib/dist.mjs), so that a rebuild by another process during the run changes
@@ -16,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describeDist, snapshotDist } from './lib/dist.mjs';
 import { describeMachine } from './machine.mjs';
+import { writePage } from './page.mjs';
 
 const BENCHMARKS = [
   { name: 'router', file: 'router/index.mjs' },
@@ -23,6 +27,7 @@ const BENCHMARKS = [
   { name: 'http', file: 'http/index.mjs' },
   { name: 'load', file: 'load/index.mjs' },
   { name: 'hidden-item', file: 'security/hidden-item.mjs' },
+  { name: 'size', file: 'size.mjs' },
 ];
 
 const filter = process.argv[2];
@@ -44,4 +49,5 @@ for (const { name, file } of selected) {
     failures++;
   }
 }
+console.log(`\nWrote ${writePage()}${failures === 0 ? '' : ' (a benchmark whose correctness gate failed left its previous results in place)'}`);
 process.exit(failures === 0 ? 0 : 1);

@@ -2,13 +2,16 @@
  * What the core bundle would weigh without each of its two largest optional-looking parts: the
  * naming check (with its word lists) and the issue vocabulary. Each module is replaced by a stub with
  * the same exports in an esbuild bundle of `src/` (minified, gzip -9, as tests/size.test.ts measures
- * `dist/`). A measurement for the 12 KB discussion in BENCHMARKS.md, not a build option.
+ * `dist/`): where the bytes of the core go, for the "Bundle size" section of BENCHMARKS.md, not a
+ * build option. Written to bench/results/size.md (see lib/report.mjs).
  *
+ *   npm run bench -- size
  *   node bench/size.mjs
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { createReport } from './lib/report.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STUBS = {
@@ -23,8 +26,12 @@ const STUBS = {
   },
 };
 
-/** @param {string[]} stubbed module names (without `.ts`) under src/core to replace */
+/**
+ * @param {string[]} stubbed module names (file names without `.ts`, anywhere under src/) to replace
+ * @returns {Promise<{ bytes: number, replaced: Set<string> }>} the gzipped size, and the modules replaced
+ */
 async function coreSize(stubbed) {
+  const replaced = new Set();
   const result = await build({
     stdin: { contents: "export { createApi, endpoint, collection } from './src/index.ts';", resolveDir: ROOT, loader: 'ts' },
     bundle: true,
@@ -38,15 +45,17 @@ async function coreSize(stubbed) {
       {
         name: 'stub',
         setup(builder) {
-          builder.onLoad({ filter: /[\\/]src[\\/]core[\\/][a-z-]+\.ts$/ }, (args) => {
+          builder.onLoad({ filter: /[\\/]src[\\/](?:[a-z-]+[\\/])*[a-z-]+\.ts$/ }, (args) => {
             const name = /([a-z-]+)\.ts$/.exec(args.path)?.[1];
-            return name !== undefined && stubbed.includes(name) ? { contents: STUBS[name].contents, loader: 'js' } : undefined;
+            if (name === undefined || !stubbed.includes(name)) return undefined;
+            replaced.add(name);
+            return { contents: STUBS[name].contents, loader: 'js' };
           });
         },
       },
     ],
   });
-  return gzipSync(result.outputFiles[0].contents, { level: 9 }).byteLength;
+  return { bytes: gzipSync(result.outputFiles[0].contents, { level: 9 }).byteLength, replaced };
 }
 
 const rows = [
@@ -54,6 +63,20 @@ const rows = [
   ...Object.entries(STUBS).map(([name, { label }]) => [`without ${label}`, [name]]),
   ['without both', Object.keys(STUBS)],
 ];
-console.log('| core bundle (createApi, endpoint, collection; from src/, minified, gzip -9) | bytes |');
-console.log('|---|---:|');
-for (const [label, stubbed] of rows) console.log(`| ${label} | ${(await coreSize(stubbed)).toLocaleString('en-US')} |`);
+const report = createReport('size', {}, { timed: false });
+// The gate: a stub that replaced nothing (its module was renamed or no longer in the core bundle)
+// would measure the bundle as shipped under another label.
+const measured = [];
+for (const [label, stubbed] of rows) {
+  const { bytes, replaced } = await coreSize(stubbed);
+  const missing = stubbed.filter((name) => !replaced.has(name));
+  if (missing.length > 0) {
+    console.error(`No module ${missing.map((name) => `src/**/${name}.ts`).join(' or ')} in the core bundle: update STUBS in bench/size.mjs. Nothing was written.`);
+    process.exit(1);
+  }
+  measured.push([label, bytes]);
+}
+report.log('| core bundle (createApi, endpoint, collection; from src/, minified, gzip -9) | bytes |');
+report.log('|---|---:|');
+for (const [label, bytes] of measured) report.log(`| ${label} | ${bytes.toLocaleString('en-US')} |`);
+report.finish();

@@ -48,7 +48,7 @@ async function answerOf(server) {
 const ratios = [];
 for (let set = 1; set <= sets; set++) {
   // Started in turns: a Fastify server started first reads 15-20% more CPU per request than the same
-  // server started second (session 7), so a fixed order would decide a Fastify A/B.
+  // server started second, so a fixed order would decide a Fastify A/B.
   const servers = set % 2 === 1 ? [await start(first), await start(second)] : [await start(second), await start(first)].reverse();
   const [answerA, answerB] = await Promise.all(servers.map(answerOf));
   if (answerA !== answerB) {

@@ -1,6 +1,7 @@
 /**
  * HTTP benchmark: each restcanon adapter against the same route written natively for its host, over
- * real HTTP. See servers.mjs for the servers and BENCHMARKS.md for the method.
+ * real HTTP. See servers.mjs for the servers and BENCHMARKS.md (from bench/page.template.md) for the
+ * method.
  *
  * 1. This process re-runs itself pinned to CPU 1 (it is the load generator: autocannon's API runs
  *    here); every server runs in its own process pinned to CPU 0.
@@ -11,19 +12,22 @@
  *    windows, all loaded at once (or taking turns, with BENCH_HTTP_MODE=turns); all of it again
  *    with fresh processes, `BENCH_HTTP_PROCESSES` times.
  * 4. Tables: per window, the median over rounds of the server's CPU µs per request (from
- *    /proc/<pid>/stat), req/s and p99, and the median of each round's ratio to the native server.
+ *    /proc/<pid>/stat), req/s and p99, and the median of each round's ratio to the native server;
+ *    written to bench/results/http.md with a bar chart of the CPU per request, http.svg.
  *
  * Env: BENCH_ROUNDS (per process set, default 3), BENCH_HTTP_PROCESSES (default 2),
- * BENCH_HTTP_SECONDS (per window, default 2), BENCH_HTTP_WARMUP_SECONDS (default 1),
+ * BENCH_HTTP_SECONDS (per window, default 2), BENCH_HTTP_WARMUP_SECONDS (default 6),
  * BENCH_HTTP_CONNECTIONS (per server, default 100), BENCH_HTTP_MODE (`together` or `turns`), BENCH_HTTP_PAIRS (a comma list of pair names, such as
  * `node,fastify`; default all).
  */
 import { fileURLToPath } from 'node:url';
 import { USER_JSON, JSON_TYPE } from '../lib/app.mjs';
-import { ALT_SUFFIX, altDist, describeDist, snapshotDist } from '../lib/dist.mjs';
+import { ALT_SUFFIX, altDist, snapshotDist } from '../lib/dist.mjs';
 import { CLOCK_TICKS, HAS_PROC_STAT } from '../lib/proc.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
-import { fixed, loadWatch, median, rate, times } from '../lib/stats.mjs';
+import { barChart } from '../lib/chart.mjs';
+import { createReport, isOtherBuild } from '../lib/report.mjs';
+import { fixed, median, rate, times } from '../lib/stats.mjs';
 import { CAN_PIN, rerunPinned } from '../machine.mjs';
 import { GATE, PAIRS } from './servers.mjs';
 
@@ -42,10 +46,10 @@ const together = mode === 'together';
 const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
 /**
  * A fresh server spends its first seconds under load compiling: measured window by window from a
- * cold start (2 s windows, -p 10), CPU per request came down 20-40% over the first two or three
- * windows and then stayed within the VM's noise, for the native servers and restcanon alike
- * (session 8; `bench/http/warmup.mjs`). A 1 s warm-up left the -p 10 rounds, which come first,
- * measuring part of the JIT's work.
+ * cold start (2 s windows, -p 10; `bench/http/warmup.mjs`), CPU per request comes down 20-40% over
+ * the first two or three windows and then stays within the machine's noise, for the native servers
+ * and restcanon alike. A shorter warm-up leaves the -p 10 rounds, which come first, measuring part
+ * of the JIT's work.
  */
 const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 6);
 const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 100);
@@ -62,12 +66,17 @@ const WINDOWS = [
 /** Above this, the load generator is the limit of req/s and p99: the row is flagged. */
 const LOADGEN_LIMIT = 90;
 const started = Date.now();
-const load = loadWatch();
 
 if (!HAS_PROC_STAT) console.log('WARNING: /proc/<pid>/stat is not readable here: no server CPU figures.');
 if (!CAN_PIN) console.log('WARNING: no taskset: the servers and the load generator are not pinned.');
 
 const alt = altDist();
+const report = createReport('http', {
+  RESTCANON_DIST: isOtherBuild(),
+  BENCH_ALT_DIST: alt !== undefined,
+  BENCH_HTTP_PAIRS: pairFilter !== undefined,
+  BENCH_HTTP_MODE: !together,
+});
 /** Every row of a pair: the native server, restcanon, and restcanon from BENCH_ALT_DIST if set. */
 const rowsOf = (pair) => [pair.baseline, pair.restcanon, ...(alt === undefined ? [] : [pair.restcanon + ALT_SUFFIX])];
 /** Every server of the run, once (a server may be in two pairs, such as restcanon/fastify). */
@@ -106,7 +115,7 @@ if (failed) {
   console.error('Correctness gate failed: no timing was run.');
   process.exit(1);
 }
-console.log(
+report.log(
   `Correctness gate passed: ${serverNames.length} servers answer GET /users/1 with 200, ${JSON_TYPE} and ${USER_JSON}; /users/abc with 400; /users/999 with 404.`,
 );
 
@@ -130,8 +139,8 @@ for (const pair of pairs) {
   for (let set = 0; set < processes; set++) {
     const servers = new Map();
     try {
-      // Started in turns from one process set to the next: a Fastify server started first reads
-      // 15-20% more CPU per request than the same server started second (session 7).
+      // Started in turns from one process set to the next: a Fastify server started first can read
+      // 15-20% more CPU per request than the same server started second.
       for (const name of set % 2 === 0 ? names : [...names].reverse()) servers.set(name, await start(name));
       for (const [name, server] of servers) {
         const check = await fetch(`${server.url}/users/1`);
@@ -176,66 +185,90 @@ const pairedRatio = (mine, theirs, pick) => median(mine.map((result, index) => p
 const cpu = (result) => result.serverCpuMicrosPerRequest;
 const throughput = (result) => result.requestsPerSecond;
 const p99 = (result) => result.p99;
+/** @param {number} ratio */
+const percent = (ratio) => `${(ratio * 100).toFixed(0)}%`;
 
-const summary = [];
-for (const window of WINDOWS) {
-  const byServer = results.get(window.name);
-  console.log(`\n### HTTP, GET /users/1, autocannon ${window.name} per server, ${seconds} s per window, servers loaded ${together ? 'together' : 'in turns'}: restcanon adapters vs the native route (restcanon from ${describeDist()})\n`);
-  console.log(`| pair | server | server CPU µs/req | CPU vs native | req/s | req/s vs native | p99 ms | p99 vs native | autocannon CPU | CPU µs/req min-max |`);
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const pair of pairs) {
-    for (const name of rowsOf(pair)) {
-      const mine = byServer.get(rowKey(pair, name));
-      const theirs = byServer.get(rowKey(pair, pair.baseline));
-      const cpuValues = mine.map(cpu);
-      const loadgen = Math.max(...mine.map((result) => result.loadgenCpuPercent));
-      const isBaseline = name === pair.baseline;
-      const ratio = (pick) => (isBaseline ? '1.00x' : times(pairedRatio(mine, theirs, pick)));
-      console.log(
-        `| ${pair.name} | ${name} | ${fixed(median(cpuValues))} | ${ratio(cpu)} | ${rate(median(mine.map(throughput)))} | ${ratio(throughput)} | ${fixed(median(mine.map(p99)), 2)} | ${ratio(p99)} | ${fixed(loadgen, 0)}%${loadgen > LOADGEN_LIMIT ? ' ⚠' : ''} | ${fixed(Math.min(...cpuValues))} - ${fixed(Math.max(...cpuValues))} |`,
-      );
-      if (!isBaseline) {
-        summary.push({ window: window.name, pair, name, cpu: pairedRatio(mine, theirs, cpu), throughput: pairedRatio(mine, theirs, throughput), p99: pairedRatio(mine, theirs, p99) });
-      }
-    }
-  }
+/** Per pair and server, per window: its results, and the baseline's of the same rounds. */
+const measured = (pair, name, window) => ({
+  mine: results.get(window.name).get(rowKey(pair, name)),
+  theirs: results.get(window.name).get(rowKey(pair, pair.baseline)),
+  isBaseline: name === pair.baseline,
+});
+
+/**
+ * The goal's verdict for a restcanon row: restcanon's throughput per CPU (the native server's CPU
+ * per request over restcanon's) at least 95% in every window, and, in turns mode only, p99 no more
+ * than 10% above the native server's (loaded together, two servers share one CPU and p99 measures
+ * the scheduler's time slices).
+ */
+function verdict(pair, name) {
+  if (!pair.goal.startsWith('95%')) return pair.goal;
+  const met = WINDOWS.every((window) => {
+    const { mine, theirs } = measured(pair, name, window);
+    return 1 / pairedRatio(mine, theirs, cpu) >= 0.95 && (together || pairedRatio(mine, theirs, p99) <= 1.1);
+  });
+  return met ? 'met' : `missed (${pair.goal}${together ? '' : ', p99 within +10%'})`;
 }
 
-console.log('\n### Goals (restcanon against the native route of the same pair)\n');
-console.log('Throughput per CPU is the native server CPU per request over restcanon\'s: the figure the load generator does not limit.\n');
-console.log('| pair | server | window | throughput per CPU | req/s | p99 | goal |');
-console.log('|---|---|---|---:|---:|---:|---|');
-for (const row of summary) {
-  const perCpu = 1 / row.cpu;
-  const hasGoal = row.pair.goal.startsWith('95%');
-  // Loaded together, two servers share one CPU and p99 measures the scheduler's time slices: the p99
-  // goal is judged in turns mode only.
-  const p99Goal = together ? '' : ', p99 within +10%';
-  const met = perCpu >= 0.95 && (together || row.p99 <= 1.1);
-  const verdict = !hasGoal ? row.pair.goal : met ? 'met' : `missed (${row.pair.goal}${p99Goal})`;
-  console.log(`| ${row.pair.name} | ${row.name} | ${row.window} | ${(perCpu * 100).toFixed(0)}% | ${(row.throughput * 100).toFixed(0)}% | ${row.p99 > 1 ? '+' : ''}${((row.p99 - 1) * 100).toFixed(0)}% | ${verdict} |`);
-}
-
-console.log(`\n### Warm-up: the first ${warmupSeconds} s of each server process at -c ${connections} -p 10, alone on the CPU (not in the figures above)\n`);
-console.log('What a fresh process costs while V8 compiles its hot code: a cost paid once per process, not per request of a warm server.\n');
-console.log('| pair | server | warm-up CPU µs/req | vs native |');
-console.log('|---|---|---:|---:|');
+const settingsNote = `GET /users/1, autocannon -c ${connections} per server, ${seconds} s windows, ${processes * rounds} rounds per window (${processes} sets of fresh processes x ${rounds}), the servers of a pair loaded ${together ? 'together' : 'in turns'}`;
+report.log(`\n#### Server CPU per request\n`);
+report.log(`${settingsNote}. Throughput per CPU: the native server's CPU per request over restcanon's.${alt === undefined ? '' : ` "${ALT_SUFFIX.trim()}" rows: restcanon from BENCH_ALT_DIST=${alt}.`}\n`);
+report.log(`| pair | server | ${WINDOWS.map((window) => `${window.name}: µs/req | vs native | rounds min-max`).join(' | ')} | throughput per CPU | goal |`);
+report.log(`|---|---|${WINDOWS.map(() => '---:|---:|---:|').join('')}---:|---|`);
 for (const pair of pairs) {
-  const theirs = warmups.get(rowKey(pair, pair.baseline));
   for (const name of rowsOf(pair)) {
-    const mine = warmups.get(rowKey(pair, name));
-    console.log(`| ${pair.name} | ${name} | ${fixed(median(mine.map(cpu)))} | ${name === pair.baseline ? '1.00x' : times(pairedRatio(mine, theirs, cpu))} |`);
+    const cells = WINDOWS.map((window) => {
+      const { mine, theirs, isBaseline } = measured(pair, name, window);
+      const values = mine.map(cpu);
+      return `${fixed(median(values))} | ${isBaseline ? '1.00x' : times(pairedRatio(mine, theirs, cpu))} | ${fixed(Math.min(...values))} - ${fixed(Math.max(...values))}`;
+    });
+    const isBaseline = name === pair.baseline;
+    const perCpu = isBaseline ? '' : WINDOWS.map((window) => {
+      const { mine, theirs } = measured(pair, name, window);
+      return percent(1 / pairedRatio(mine, theirs, cpu));
+    }).join(', ');
+    report.log(`| ${pair.name} | ${name} | ${cells.join(' | ')} | ${perCpu} | ${isBaseline ? '' : verdict(pair, name)} |`);
   }
 }
 
-console.log('');
-console.log(`- Server CPU: utime + stime of the server process (every thread, GC included) from /proc/<pid>/stat (${CLOCK_TICKS} ticks/s) over the window, divided by the responses received.`);
-console.log('- Ratios: the median over rounds of the restcanon figure over the native one measured next to it in the same round. Lower is better for CPU and p99, higher for req/s.');
-console.log(`- autocannon CPU: the load generator's own CPU over the window${together ? ' (one process loading every server of the pair)' : ''}, the highest of the rounds; ⚠ above ${LOADGEN_LIMIT}%: req/s and p99 are then partly autocannon's limit, server CPU per request is not.`);
-if (alt !== undefined) console.log(`- "${ALT_SUFFIX.trim()}" rows: the same server with restcanon loaded from BENCH_ALT_DIST=${alt}.`);
-console.log(`- ${CAN_PIN ? 'Servers pinned to CPU 0 and autocannon to CPU 1 with taskset' : 'Not pinned (no taskset)'}; a ${warmupSeconds} s -p 10 warm-up per server process (see Warm-up); ${together ? 'the servers of a pair run side by side and are loaded together, sharing CPU 0, so p99 includes waiting for the other server\'s time slice: read p99 and req/s alone from BENCH_HTTP_MODE=turns' : 'the servers of a pair run side by side and take turns, window by window'}.`);
-for (const line of problems) console.log(`- INVALID WINDOW: ${line}`);
-const warning = load.warning();
-if (warning !== undefined) console.log(`\n${warning}`);
-console.log(`\nhttp: ${processes * rounds} rounds per window and server (${processes} process sets of ${rounds}), the servers of a pair ${together ? 'loaded together' : 'taking turns'}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+report.log(`\n#### Throughput and latency\n`);
+report.log(`The same rounds. In parentheses: the median over rounds of the ratio to the native server of the pair, measured next to it in the same round.\n`);
+report.log(`| pair | server | ${WINDOWS.map((window) => `${window.name}: req/s | p99 ms`).join(' | ')} | autocannon CPU, highest | warm-up: CPU µs/req (vs native) |`);
+report.log(`|---|---|${WINDOWS.map(() => '---:|---:|').join('')}---:|---:|`);
+for (const pair of pairs) {
+  for (const name of rowsOf(pair)) {
+    let loadgen = 0;
+    const cells = WINDOWS.map((window) => {
+      const { mine, theirs, isBaseline } = measured(pair, name, window);
+      loadgen = Math.max(loadgen, ...mine.map((result) => result.loadgenCpuPercent));
+      const ratio = (pick) => (isBaseline ? '' : ` (${times(pairedRatio(mine, theirs, pick))})`);
+      return `${rate(median(mine.map(throughput)))}${ratio(throughput)} | ${fixed(median(mine.map(p99)), 2)}${ratio(p99)}`;
+    });
+    const mine = warmups.get(rowKey(pair, name));
+    const theirs = warmups.get(rowKey(pair, pair.baseline));
+    const warm = `${fixed(median(mine.map(cpu)))}${name === pair.baseline ? '' : ` (${times(pairedRatio(mine, theirs, cpu))})`}`;
+    report.log(`| ${pair.name} | ${name} | ${cells.join(' | ')} | ${fixed(loadgen, 0)}%${loadgen > LOADGEN_LIMIT ? ' ⚠' : ''} | ${warm} |`);
+  }
+}
+
+report.aside('');
+report.aside(`- Server CPU: utime + stime of the server process (every thread, GC included) from /proc/<pid>/stat (${CLOCK_TICKS} ticks/s) over the window, divided by the responses received. Lower is better; it does not depend on the load generator.`);
+report.aside('- Ratios ("vs native"): the median over rounds of the restcanon figure over the native one measured next to it in the same round; it can differ from the ratio of the two medians shown.');
+report.aside(`- autocannon CPU: the load generator's own CPU over the window${together ? ' (one process loading both servers of the pair)' : ''}, the highest of the rounds; ⚠ above ${LOADGEN_LIMIT}%: req/s and p99 are then partly autocannon's limit, server CPU per request is not.`);
+report.aside(`- Warm-up: the first ${warmupSeconds} s of each server process at -c ${connections} -p 10, alone on the CPU, while V8 compiles the hot code; not in the other figures.`);
+report.aside(`- ${CAN_PIN ? 'Servers pinned to CPU 0 and autocannon to CPU 1 with taskset' : 'Not pinned (no taskset)'}; ${together ? "the servers of a pair run side by side and are loaded together, sharing CPU 0, so p99 includes waiting for the other server's time slice (BENCH_HTTP_MODE=turns shows p99 and req/s alone on the CPU)" : 'the servers of a pair run side by side and take turns, window by window'}.`);
+if (problems.length > 0) report.log('');
+for (const line of problems) report.log(`- INVALID WINDOW: ${line}`);
+
+const chart = barChart({
+  title: 'Server CPU per request, GET /users/1',
+  subtitle: `median of ${processes * rounds} rounds per window; Node ${process.version}`,
+  unit: 'µs per request',
+  series: WINDOWS.map((window, index) => ({ name: `autocannon ${window.name}`, color: ['#4c78a8', '#f58518'][index % 2] })),
+  groups: pairs.map((pair) => ({
+    name: pair.name,
+    rows: rowsOf(pair).map((name) => ({ label: name, values: WINDOWS.map((window) => median(measured(pair, name, window).mine.map(cpu))) })),
+  })),
+});
+report.finish({ 'http.svg': chart });
 if (problems.length > 0) process.exit(1);

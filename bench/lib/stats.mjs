@@ -1,5 +1,5 @@
 /**
- * Small helpers shared by the benchmarks: medians, number formatting, the load-average warning.
+ * Small helpers shared by the benchmarks: medians, number formatting, the load average.
  */
 import { loadavg } from 'node:os';
 
@@ -30,9 +30,8 @@ export const times = (ratio) => `${ratio.toFixed(2)}x`;
 export const mebibytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 /**
- * Watches the 1-minute load average over a benchmark; `warning()` returns a sentence when other
- * processes competed for the CPUs (a load average above 1.5 on this kind of 2-CPU machine), else
- * undefined.
+ * Watches the 1-minute load average over a benchmark (see report.mjs, which prints it under every
+ * benchmark's tables).
  */
 export function loadWatch() {
   const atStart = loadavg()[0];
@@ -42,11 +41,11 @@ export function loadWatch() {
   }, 5000);
   timer.unref();
   return {
-    warning() {
+    /** The 1-minute load average at the start, now, and the highest seen in between. */
+    averages() {
       const atEnd = loadavg()[0];
       highest = Math.max(highest, atEnd);
-      if (highest <= 1.5) return undefined;
-      return `WARNING: load average ${atStart.toFixed(2)} at start, ${atEnd.toFixed(2)} at end (highest ${highest.toFixed(2)}): other processes competed for the CPUs; trust the ratios more than the absolute numbers, and rerun on a quiet machine.`;
+      return { atStart, atEnd, highest };
     },
   };
 }

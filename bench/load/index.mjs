@@ -10,7 +10,8 @@
  *   after the warm-up (the server runs with --expose-gc; an IPC message collects and reports).
  *
  * The server runs in its own process pinned to CPU 0; this process (autocannon) re-runs itself
- * pinned to CPU 1. It exits 1 if any check fails.
+ * pinned to CPU 1. It exits 1 if any check fails. The tables go to bench/results/load.md, failed
+ * checks included (see ../lib/report.mjs).
  *
  * Env: BENCH_LOAD_REQUESTS (default 200000), BENCH_LOAD_CONNECTIONS (100), BENCH_LOAD_PIPELINING (1),
  * BENCH_LOAD_HEAP_SLACK_MIB (4), BENCH_CPU_PROF=<folder> (run the server with --cpu-prof and print
@@ -21,8 +22,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeDist, snapshotDist } from '../lib/dist.mjs';
 import { printProfileSummary } from '../lib/profile.mjs';
+import { createReport, isOtherBuild } from '../lib/report.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
-import { fixed, loadWatch, mebibytes, rate, thousands } from '../lib/stats.mjs';
+import { fixed, mebibytes, rate, thousands } from '../lib/stats.mjs';
 import { CAN_PIN, rerunPinned } from '../machine.mjs';
 
 snapshotDist();
@@ -36,8 +38,7 @@ const pipelining = Number(process.env.BENCH_LOAD_PIPELINING ?? 1);
 const heapSlack = Number(process.env.BENCH_LOAD_HEAP_SLACK_MIB ?? 4) * 1024 * 1024;
 const profileDir = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 const PHASES = 4;
-const started = Date.now();
-const load = loadWatch();
+const report = createReport('load', { RESTCANON_DIST: isOtherBuild(), BENCH_CPU_PROF: profileDir !== undefined });
 
 const json = { 'content-type': 'application/json' };
 /** A valid user body of exactly `size` bytes: a key the schema does not know (zod drops it) pads it. */
@@ -140,9 +141,9 @@ const cpuMicros = phases.reduce((sum, result) => sum + result.serverCpuMicrosPer
 const received = phases.reduce((sum, result) => sum + result.requests, 0);
 if (warmup.errors > 0) failures.push(`${warmup.errors} socket errors during the warm-up`);
 
-console.log(`\n### Load held: ${thousands(sent)} mixed requests against restcanon/node, -c ${connections} -p ${pipelining}, body limit ${BODY_LIMIT} bytes (restcanon from ${describeDist()})\n`);
-console.log(`| request | sent | ${pipelining > 1 ? 'awaited | ' : ''}expected | received | by status | ok |`);
-console.log(`|---|---:|${pipelining > 1 ? '---:|' : ''}---:|---:|---|---|`);
+report.log(`\n#### ${thousands(sent)} mixed requests against restcanon/node, -c ${connections} -p ${pipelining}, body limit ${BODY_LIMIT} bytes${isOtherBuild() ? ` (restcanon from ${describeDist()})` : ''}\n`);
+report.log(`| request | sent | ${pipelining > 1 ? 'awaited | ' : ''}expected | received | by status | ok |`);
+report.log(`|---|---:|${pipelining > 1 ? '---:|' : ''}---:|---:|---|---|`);
 for (let index = 0; index < KINDS.length; index++) {
   const kind = KINDS[index];
   const { sent: kindSent, awaited, statuses } = tally[index];
@@ -154,40 +155,40 @@ for (let index = 0; index < KINDS.length; index++) {
     .sort(([a], [b]) => a - b)
     .map(([status, count]) => `${status}: ${thousands(count)}`)
     .join(', ');
-  console.log(`| ${kind.name}: ${kind.method} ${kind.path}${kind.body === undefined ? '' : ` (${Buffer.byteLength(kind.body)} B body)`} | ${thousands(kindSent)} | ${pipelining > 1 ? `${thousands(awaited)} | ` : ''}${kind.status} | ${thousands(kindReceived)} | ${byStatus} | ${ok ? 'yes' : 'NO'} |`);
+  report.log(`| ${kind.name}: ${kind.method} ${kind.path}${kind.body === undefined ? '' : ` (${Buffer.byteLength(kind.body)} B body)`} | ${thousands(kindSent)} | ${pipelining > 1 ? `${thousands(awaited)} | ` : ''}${kind.status} | ${thousands(kindReceived)} | ${byStatus} | ${ok ? 'yes' : 'NO'} |`);
 }
 if (errors > 0 || timeouts > 0) failures.push(`${errors} socket errors, ${timeouts} of them timeouts`);
 const awaitedTotal = tally.reduce((sum, kind) => sum + kind.awaited, 0);
 if (received !== awaitedTotal) failures.push(`autocannon counted ${received} responses for ${awaitedTotal} requests awaited`);
 
-console.log('');
-console.log('| total | value |');
-console.log('|---|---:|');
-console.log(`| requests sent / answers awaited / received | ${thousands(sent)} / ${thousands(awaitedTotal)} / ${thousands(received)} |`);
-console.log(`| socket errors / timeouts | ${errors} / ${timeouts} |`);
-console.log(`| req/s (over the ${PHASES} timed phases) | ${rate(received / seconds)} |`);
-console.log(`| server CPU µs/request | ${fixed(cpuMicros / received)} |`);
-console.log(`| p99 latency, highest phase | ${fixed(Math.max(...phases.map((result) => result.p99)), 2)} ms |`);
-console.log(`| autocannon CPU, highest phase | ${fixed(Math.max(...phases.map((result) => result.loadgenCpuPercent)), 0)}% |`);
+report.log('');
+report.log('| total | value |');
+report.log('|---|---:|');
+report.log(`| requests sent / answers awaited / received | ${thousands(sent)} / ${thousands(awaitedTotal)} / ${thousands(received)} |`);
+report.log(`| socket errors / timeouts | ${errors} / ${timeouts} |`);
+report.log(`| req/s (over the ${PHASES} timed phases) | ${rate(received / seconds)} |`);
+report.log(`| server CPU µs/request | ${fixed(cpuMicros / received)} |`);
+report.log(`| p99 latency, highest phase | ${fixed(Math.max(...phases.map((result) => result.p99)), 2)} ms |`);
+report.log(`| autocannon CPU, highest phase | ${fixed(Math.max(...phases.map((result) => result.loadgenCpuPercent)), 0)}% |`);
 
-console.log('\n| heap after GC | heapUsed | change | heapTotal | rss | open connections |');
-console.log('|---|---:|---:|---:|---:|---:|');
+report.log('\n| heap after GC | heapUsed | change | heapTotal | rss | open connections |');
+report.log('|---|---:|---:|---:|---:|---:|');
 for (const heap of heaps) {
   const change = heap.heapUsed - heaps[0].heapUsed;
-  console.log(`| ${heap.label} | ${mebibytes(heap.heapUsed)} | ${change >= 0 ? '+' : ''}${mebibytes(change)} | ${mebibytes(heap.heapTotal)} | ${mebibytes(heap.rss)} | ${heap.connections} |`);
+  report.log(`| ${heap.label} | ${mebibytes(heap.heapUsed)} | ${change >= 0 ? '+' : ''}${mebibytes(change)} | ${mebibytes(heap.heapTotal)} | ${mebibytes(heap.rss)} | ${heap.connections} |`);
 }
 const growth = heaps.at(-1).heapUsed - heaps[0].heapUsed;
 if (growth > heapSlack) failures.push(`the heap grew by ${mebibytes(growth)} (allowed: ${mebibytes(heapSlack)})`);
 
-console.log('');
-console.log(`- Each of ${connections} connections sends the ${KINDS.length} kinds in order, the same number of each; ${PHASES} phases of ${thousands(perPhase)} requests after a warm-up of ${thousands(warmupRequests)} (not counted).`);
-if (pipelining > 1) console.log(`- With -p ${pipelining}, autocannon closes each connection with its last ${pipelining - 1} requests in flight: their answers are not awaited.`);
-console.log(`- Heap: process.memoryUsage().heapUsed in the server after 4 x gc() (--expose-gc), once the load generator has closed its connections; allowed growth ${mebibytes(heapSlack)}.`);
-console.log(`- ${CAN_PIN ? 'Server pinned to CPU 0, autocannon to CPU 1' : 'Not pinned (no taskset)'}.`);
-for (const failure of failures) console.log(`- FAILED: ${failure}`);
-if (failures.length === 0) console.log(`- Every check passed: no socket error, no timeout, every status as expected, heap ${growth >= 0 ? '+' : ''}${mebibytes(growth)}.`);
-const warning = load.warning();
-if (warning !== undefined) console.log(`\n${warning}`);
+report.log('');
+report.aside(`- Each of ${connections} connections sends the ${KINDS.length} kinds in order, the same number of each; ${PHASES} phases of ${thousands(perPhase)} requests after a warm-up of ${thousands(warmupRequests)} (not counted).`);
+if (pipelining > 1) report.log(`- With -p ${pipelining}, autocannon closes each connection with its last ${pipelining - 1} requests in flight: their answers are not awaited.`);
+report.aside(`- Heap: process.memoryUsage().heapUsed in the server after 4 x gc() (--expose-gc), once the load generator has closed its connections; allowed growth ${mebibytes(heapSlack)}.`);
+report.aside(`- ${CAN_PIN ? 'Server pinned to CPU 0, autocannon to CPU 1' : 'Not pinned (no taskset)'}.`);
+for (const failure of failures) report.log(`- FAILED: ${failure}`);
+if (failures.length === 0) report.log(`- Every check passed: no socket error, no timeout, every status as expected, heap ${growth >= 0 ? '+' : ''}${mebibytes(growth)}.`);
+
+report.finish();
 
 if (profileDir !== undefined) {
   const newest = readdirSync(profileDir)
@@ -197,5 +198,4 @@ if (profileDir !== undefined) {
   if (newest === undefined) console.log(`\nNo .cpuprofile in ${profileDir}.`);
   else printProfileSummary(newest);
 }
-console.log(`\nload: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(failures.length === 0 ? 0 : 1);

@@ -7,22 +7,22 @@
  * 2. Timing: one worker.mjs process per competitor and round, pinned to CPU 0 with `taskset` where it
  *    exists; the order alternates between rounds.
  * 3. One table: the median operations/s per case over the rounds, and the ratio to the hand-written
- *    handler's median.
+ *    handler's median. Written to bench/results/pipeline.md (see ../lib/report.mjs).
  *
  * Env: BENCH_ROUNDS (default 5); BENCH_WARMUP_MS and BENCH_MEASURE_MS go to the workers.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describeDist, snapshotDist } from '../lib/dist.mjs';
-import { fixed, loadWatch, median, rate, times } from '../lib/stats.mjs';
+import { altDist, describeDist, snapshotDist } from '../lib/dist.mjs';
+import { createReport, isOtherBuild } from '../lib/report.mjs';
+import { fixed, median, rate, times } from '../lib/stats.mjs';
 import { pinnedNode } from '../machine.mjs';
 import { BASELINE, CASES, checkCases, COMPETITORS } from './competitors.mjs';
 
 snapshotDist();
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const started = Date.now();
-const load = loadWatch();
+const report = createReport('pipeline', { RESTCANON_DIST: isOtherBuild(), BENCH_ALT_DIST: altDist() !== undefined });
 
 const handlers = new Map();
 for (const competitor of COMPETITORS) handlers.set(competitor.name, await competitor.create());
@@ -32,7 +32,7 @@ if (mismatches.length > 0) {
   console.error('Correctness gate failed: no timing was run.');
   process.exit(1);
 }
-console.log(`Correctness gate passed: ${CASES.length} cases x ${COMPETITORS.length} competitors give the same status, headers and payload.`);
+report.log(`Correctness gate passed: ${CASES.length} cases x ${COMPETITORS.length} competitors give the same status, headers and payload.`);
 
 /** @type {Map<string, Map<string, number[]>>} competitor -> case -> samples */
 const samples = new Map(COMPETITORS.map((competitor) => [competitor.name, new Map(CASES.map((testCase) => [testCase.name, []]))]));
@@ -52,20 +52,19 @@ for (let round = 0; round < rounds; round++) {
   process.stderr.write(`pipeline: round ${round + 1}/${rounds} done\n`);
 }
 
-console.log(`\n### In-memory pipeline: api.handle vs a hand-written handler (restcanon from ${describeDist()})\n`);
-console.log(`| case | competitor | ops/s (median of ${rounds}) | µs/op | vs ${BASELINE} | rounds min-max |`);
-console.log('|---|---|---:|---:|---:|---:|');
+report.log(`\n#### api.handle against a hand-written handler${isOtherBuild() ? ` (restcanon from ${describeDist()})` : ''}\n`);
+report.log(`| case | competitor | ops/s (median of ${rounds}) | µs/op | vs ${BASELINE} | rounds min-max |`);
+report.log('|---|---|---:|---:|---:|---:|');
 for (const testCase of CASES) {
   const baseline = median(samples.get(BASELINE).get(testCase.name));
   for (const name of names) {
     const values = samples.get(name).get(testCase.name);
     const value = median(values);
-    console.log(`| ${testCase.name} | ${name} | ${rate(value)} | ${fixed(1e6 / value, 2)} | ${times(value / baseline)} | ${rate(Math.min(...values))} - ${rate(Math.max(...values))} |`);
+    report.log(`| ${testCase.name} | ${name} | ${rate(value)} | ${fixed(1e6 / value, 2)} | ${times(value / baseline)} | ${rate(Math.min(...values))} - ${rate(Math.max(...values))} |`);
   }
 }
-console.log('');
-for (const testCase of CASES) console.log(`- ${testCase.name}: ${testCase.description}.`);
-for (const competitor of COMPETITORS) console.log(`- ${competitor.name}: ${competitor.description}.`);
-const warning = load.warning();
-if (warning !== undefined) console.log(`\n${warning}`);
-console.log(`\npipeline: ${rounds} rounds, one pinned process per competitor and round; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+report.aside('');
+for (const testCase of CASES) report.aside(`- ${testCase.name}: ${testCase.description}.`);
+for (const competitor of COMPETITORS) report.aside(`- ${competitor.name}: ${competitor.description}.`);
+report.log(`\n${rounds} rounds, one pinned process per competitor and round, the order alternating.`);
+report.finish();

@@ -4,19 +4,22 @@
  *
  * 1. Correctness gate: every router must return the expected handler id and params for every
  *    request, or the run prints the mismatches and exits 1 before timing anything.
- * 2. Timing: per suite, every competitor runs in its own `worker.mjs` process, all at once, pinned to
- *    CPU 0 with `taskset` where it exists; after a warm-up each, they take turns measuring short spans,
- *    the order alternating between rounds (A B C, then C B A). Then again with fresh processes.
- * 3. One table per suite: the median lookups/s over the spans, and the median ratio of each span to
- *    find-my-way's span of the same round.
+ * 2. Timing: per suite and kind of path string (a new string per lookup, then the same string
+ *    constants), every competitor runs in its own `worker.mjs` process, all at once, pinned to CPU 0
+ *    with `taskset` where it exists; after a warm-up each, they take turns measuring short spans, the
+ *    order alternating between rounds (A B C, then C B A). Then again with fresh processes.
+ * 3. One table per suite: per kind of path string, the median lookups/s over the spans, and the
+ *    median ratio of each span to find-my-way's span of the same round. Written to
+ *    bench/results/router.md (see ../lib/report.mjs).
  *
  * Env: BENCH_ROUNDS (rounds per set of processes, default 5), BENCH_ROUTER_PROCESSES (sets, default
- * 3), BENCH_WARMUP_MS (default 250), BENCH_MEASURE_MS (span, default 200); BENCH_FRESH_PATHS is
- * passed to the workers (see worker.mjs).
+ * 3), BENCH_WARMUP_MS (default 250), BENCH_MEASURE_MS (span, default 200); BENCH_FRESH_PATHS=1 times
+ * only new path strings, BENCH_FRESH_PATHS=0 only constants (either run leaves bench/results/ alone).
  */
 import { spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { createReport } from '../lib/report.mjs';
+import { median } from '../lib/stats.mjs';
 import { pinnedNode } from '../machine.mjs';
 import { BASELINE, COMPETITORS } from './competitors.mjs';
 import { checkLookup } from './gate.mjs';
@@ -27,12 +30,21 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const processSets = Number(process.env.BENCH_ROUTER_PROCESSES ?? 3);
 const warmupMs = Number(process.env.BENCH_WARMUP_MS ?? 250);
 const spanMs = Number(process.env.BENCH_MEASURE_MS ?? 200);
-const pathMode = process.env.BENCH_FRESH_PATHS === '1' ? 'a new path string per lookup' : 'constant path strings';
-const started = Date.now();
-const loadAtStart = loadavg()[0];
+/**
+ * The kinds of path string, each a value of BENCH_FRESH_PATHS for the workers (see worker.mjs). A
+ * server gets a new string per request; constant strings are what published router benchmarks time.
+ */
+const ALL_PATH_MODES = [
+  { fresh: '1', label: 'a new path string per lookup', column: 'new strings' },
+  { fresh: '0', label: 'constant path strings', column: 'constant strings' },
+];
+const onlyMode = process.env.BENCH_FRESH_PATHS;
+const PATH_MODES = onlyMode === undefined || onlyMode === '' ? ALL_PATH_MODES : ALL_PATH_MODES.filter((mode) => mode.fresh === (onlyMode === '1' ? '1' : '0'));
+const report = createReport('router', { BENCH_FRESH_PATHS: PATH_MODES.length !== ALL_PATH_MODES.length });
 
 /**
- * @typedef {{ suite: import('./routes.mjs').RouteSuite, runnable: string[], notes: string[], samples: Map<string, number[]> }} SuitePlan
+ * @typedef {{ suite: import('./routes.mjs').RouteSuite, runnable: string[], notes: string[], samples: Map<string, Map<string, number[]>> }} SuitePlan
+ * `samples`: per kind of path string (its BENCH_FRESH_PATHS value), per competitor, one rate per span.
  */
 
 /** @type {SuitePlan[]} */
@@ -55,8 +67,8 @@ for (const suite of SUITES) {
     if (mismatches.length > 0) failed = true;
     if (created.note !== undefined) plan.notes.push(`${competitor.name}: ${created.note}.`);
     plan.runnable.push(competitor.name);
-    plan.samples.set(competitor.name, []);
   }
+  for (const mode of PATH_MODES) plan.samples.set(mode.fresh, new Map(plan.runnable.map((name) => [name, []])));
   if (!plan.runnable.includes(BASELINE)) {
     console.error(`[${suite.name}] the baseline ${BASELINE} cannot run this suite`);
     failed = true;
@@ -67,15 +79,15 @@ if (failed) {
   console.error('Correctness gate failed: no timing was run.');
   process.exit(1);
 }
-console.log(`Correctness gate passed: ${plans.map((plan) => `${plan.suite.requests.length} requests x ${plan.runnable.length} routers (${plan.suite.name})`).join(', ')}.`);
+report.log(`Correctness gate passed: ${plans.map((plan) => `${plan.suite.requests.length} requests x ${plan.runnable.length} routers (${plan.suite.name})`).join(', ')}.`);
 
 /**
  * Starts a worker for one competitor and suite that stays alive and measures on request (see
  * worker.mjs), pinned to CPU 0 like every other worker; it sits idle while another one measures.
  */
-async function startWorker(name, suiteName) {
+async function startWorker(name, suiteName, fresh) {
   const [command, args] = pinnedNode([WORKER, name, suiteName]);
-  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: process.env });
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: { ...process.env, BENCH_FRESH_PATHS: fresh } });
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   const next = () =>
     Promise.race([
@@ -104,61 +116,58 @@ async function startWorker(name, suiteName) {
 // apart (one process per competitor and round, as this benchmark first did) compared the drift as
 // much as the routers. Fresh processes BENCH_ROUTER_PROCESSES times, because a router's speed can
 // differ from one process to the next (the JIT's choices), and each set is a sample of that too.
-for (const plan of plans) {
-  for (let set = 0; set < processSets; set++) {
-    const workers = new Map();
-    try {
-      for (const name of plan.runnable) workers.set(name, await startWorker(name, plan.suite.name));
-      for (const worker of workers.values()) await worker.ask({ warmup: warmupMs });
-      for (let round = 0; round < rounds; round++) {
-        const order = (set * rounds + round) % 2 === 0 ? plan.runnable : [...plan.runnable].reverse();
-        for (const name of order) {
-          const result = await workers.get(name).ask({ measure: spanMs });
-          plan.samples.get(name).push(result.lookupsPerSecond);
+for (const mode of PATH_MODES) {
+  for (const plan of plans) {
+    const samples = plan.samples.get(mode.fresh);
+    for (let set = 0; set < processSets; set++) {
+      const workers = new Map();
+      try {
+        for (const name of plan.runnable) workers.set(name, await startWorker(name, plan.suite.name, mode.fresh));
+        for (const worker of workers.values()) await worker.ask({ warmup: warmupMs });
+        for (let round = 0; round < rounds; round++) {
+          const order = (set * rounds + round) % 2 === 0 ? plan.runnable : [...plan.runnable].reverse();
+          for (const name of order) {
+            const result = await workers.get(name).ask({ measure: spanMs });
+            samples.get(name).push(result.lookupsPerSecond);
+          }
         }
+      } finally {
+        for (const worker of workers.values()) await worker.stop();
       }
-    } finally {
-      for (const worker of workers.values()) await worker.stop();
+      process.stderr.write(`router: ${plan.suite.name}, ${mode.label}, process set ${set + 1}/${processSets} done\n`);
     }
-    process.stderr.write(`router: ${plan.suite.name}, process set ${set + 1}/${processSets} done\n`);
   }
-}
-
-/** @param {number[]} values */
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** @param {number} perSecond */
 const millions = (perSecond) => `${(perSecond / 1e6).toFixed(2)} M`;
 
 for (const plan of plans) {
-  const baseline = plan.samples.get(BASELINE);
-  const rows = plan.runnable
-    .map((name) => {
-      const samples = plan.samples.get(name);
+  const baseline = (fresh) => plan.samples.get(fresh).get(BASELINE);
+  const rows = plan.runnable.map((name) => ({
+    name,
+    modes: PATH_MODES.map((mode) => {
+      const samples = plan.samples.get(mode.fresh).get(name);
       // Each span against the baseline's span of the same round, taken next to it.
-      const ratio = median(samples.map((value, index) => value / baseline[index]));
-      return { name, median: median(samples), ratio, min: Math.min(...samples), max: Math.max(...samples) };
-    })
-    .sort((a, b) => b.ratio - a.ratio);
-  console.log(`\n### Router lookups: ${plan.suite.title}; ${pathMode}\n`);
-  console.log(`| competitor | lookups/s (median of ${rounds * processSets}) | vs ${BASELINE} | spans min-max |`);
-  console.log('|---|---:|---:|---:|');
+      const ratio = median(samples.map((value, index) => value / baseline(mode.fresh)[index]));
+      return { median: median(samples), ratio, min: Math.min(...samples), max: Math.max(...samples) };
+    }),
+  }));
+  // Ordered by the first kind of path string: a new string per lookup, as a server sees them.
+  rows.sort((a, b) => b.modes[0].ratio - a.modes[0].ratio);
+  report.log(`\n#### ${plan.suite.title}\n`);
+  report.log(`| competitor | ${PATH_MODES.map((mode) => `${mode.column}: lookups/s | vs ${BASELINE} | min-max`).join(' | ')} |`);
+  report.log(`|---|${PATH_MODES.map(() => '---:|---:|---:|').join('')}`);
   for (const row of rows) {
-    console.log(`| ${row.name} | ${millions(row.median)} | ${row.ratio.toFixed(2)}x | ${millions(row.min)} - ${millions(row.max)} |`);
+    report.log(`| ${row.name} | ${row.modes.map((mode) => `${millions(mode.median)} | ${mode.ratio.toFixed(2)}x | ${millions(mode.min)} - ${millions(mode.max)}`).join(' | ')} |`);
   }
-  if (plan.notes.length > 0) console.log('');
-  for (const note of plan.notes) console.log(`- ${note}`);
+  if (plan.notes.length > 0) report.log('');
+  for (const note of plan.notes) report.log(`- ${note}`);
 }
 
-console.log('\nEach lookup: the handler for the method and path, and a plain params object (built, not lazy).');
-for (const competitor of COMPETITORS) console.log(`- ${competitor.name}: ${competitor.description}`);
-const loadAtEnd = loadavg()[0];
-// A timed worker is one busy process; a 1-minute load average well above 1 means others shared the CPUs.
-if (Math.max(loadAtStart, loadAtEnd) > 1.5) {
-  console.log(`\nWARNING: load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end: other processes competed for the CPUs; trust the ratios more than the absolute numbers, and rerun on a quiet machine.`);
-}
-console.log(`\nrouter: ${processSets} sets of processes x ${rounds} rounds of ${spanMs} ms spans, one pinned process per competitor and suite in each set, taking turns; \"vs ${BASELINE}\" is the median of each span over the baseline's span of the same round; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+report.log('\nEach lookup: the handler for the method and path, and a plain params object (built, not lazy).');
+for (const competitor of COMPETITORS) report.log(`- ${competitor.name}: ${competitor.description}`);
+report.log(
+  `\nMedians of ${rounds * processSets} spans of ${spanMs} ms per competitor and kind of path string (${processSets} sets of processes x ${rounds} rounds, one pinned process per competitor in each set, taking turns); "vs ${BASELINE}": the median of each span over the baseline's span of the same round.`,
+);
+report.finish();

@@ -14,7 +14,7 @@
  *    someone else's id and a missing id) with mitata, the two cases of an operation taking turns.
  * 4. Over loopback: BENCH_ROUNDS fresh servers (`toNodeListener`), each sent the four cases in turn,
  *    one request at a time on one keep-alive connection, every request's latency recorded.
- * 5. Tables, and a verdict per row: "within noise" when the median over rounds of each round's
+ * 5. Tables, written to bench/results/hidden-item.md (see ../lib/report.mjs), and a verdict per row: "within noise" when the median over rounds of each round's
  *    difference (someone else's item minus the missing id, both measured in that round) is no
  *    larger than the spread of those differences (max - min). The spread of one case between
  *    rounds is shown too, but not used: it holds the machine's drift between rounds, which moves
@@ -28,8 +28,9 @@ import { spawnSync } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { describeDist, importRestcanon, snapshotDist } from '../lib/dist.mjs';
+import { createReport, isOtherBuild } from '../lib/report.mjs';
 import { startServer, stopServer } from '../lib/serve.mjs';
-import { fixed, loadWatch, median, times } from '../lib/stats.mjs';
+import { fixed, median, times } from '../lib/stats.mjs';
 import { CAN_PIN, pinnedNode, rerunPinned } from '../machine.mjs';
 import { CASES, CONFIGS, CONTROL, createProjectsApi, OWN_ID, PROJECT_COUNT, requestsOf } from './hidden-item-worker.mjs';
 
@@ -46,7 +47,7 @@ if (!Number.isInteger(requestsPerCase / 2) || requestsPerCase <= 0) {
 }
 const OPERATIONS = ['GET', 'DELETE'];
 const started = Date.now();
-const load = loadWatch();
+const report = createReport('hidden-item', { RESTCANON_DIST: isOtherBuild(), BENCH_HIDDEN_CONTROL: CONTROL });
 if (!CAN_PIN) console.log('WARNING: no taskset: the client, the servers and the in-memory rounds are not pinned.');
 if (CONTROL) console.log('CONTROL RUN (BENCH_HIDDEN_CONTROL=1): the rows of "someone else\'s item" time other missing ids.');
 
@@ -143,7 +144,7 @@ const httpAnswers = new Map();
   }
   if (mismatch !== undefined) fail(mismatch);
 }
-console.log(
+report.log(
   `Correctness gate passed: for GET and DELETE, someone else's item and a missing id answer 404 with byte-identical headers and bodies, in memory (${CONFIGS.map((config) => config.name).join(', ')}) and over HTTP (Date aside); without the policy someone else's item is a ${CONTROL ? '404 (control run)' : '403'} and the caller's own a 200.`,
 );
 
@@ -235,39 +236,37 @@ function compare(foreign, missing, digits) {
   };
 }
 
-console.log(`\n### In memory: \`api.handle\`, µs per request (restcanon from ${describeDist()})\n`);
-console.log(`| options | operation | someone else's item | missing id | ratio (rounds min - max) | difference (rounds min - max) | a case between rounds | verdict |`);
-console.log('|---|---|---:|---:|---:|---:|---:|---|');
+report.log(`\n#### In memory: \`api.handle\`, µs per request${isOtherBuild() ? ` (restcanon from ${describeDist()})` : ''}\n`);
+report.log(`| options | operation | someone else's item | missing id | ratio (rounds min - max) | difference (rounds min - max) | a case between rounds | verdict |`);
+report.log('|---|---|---:|---:|---:|---:|---:|---|');
 for (const config of CONFIGS) {
   for (const method of OPERATIONS) {
     const foreign = memory.get(config.name).get(`${method} foreign`).map((nanos) => nanos / 1e3);
     const missing = memory.get(config.name).get(`${method} missing`).map((nanos) => nanos / 1e3);
     const { ratio, difference, caseSpread, verdict } = compare(foreign, missing, 2);
-    console.log(`| ${config.name} | ${method} | ${fixed(median(foreign), 2)} | ${fixed(median(missing), 2)} | ${ratio} | ${difference} | ${caseSpread} | ${verdict} |`);
+    report.log(`| ${config.name} | ${method} | ${fixed(median(foreign), 2)} | ${fixed(median(missing), 2)} | ${ratio} | ${difference} | ${caseSpread} | ${verdict} |`);
   }
 }
 
-console.log(`\n### Over loopback: \`toNodeListener\`, default options, µs per request as the client sees it\n`);
-console.log(`| operation | someone else's item: median / p90 | missing id: median / p90 | ratio of medians (rounds min - max) | difference of medians (rounds min - max) | a case between rounds | verdict |`);
-console.log('|---|---:|---:|---:|---:|---:|---|');
+report.log(`\n#### Over loopback: \`toNodeListener\`, default options, µs per request as the client sees it\n`);
+report.log(`| operation | someone else's item: median / p90 | missing id: median / p90 | ratio of medians (rounds min - max) | difference of medians (rounds min - max) | a case between rounds | verdict |`);
+report.log('|---|---:|---:|---:|---:|---:|---|');
 for (const method of OPERATIONS) {
   const foreign = loopback.get(`${method} foreign`);
   const missing = loopback.get(`${method} missing`);
   const { ratio, difference, caseSpread, verdict } = compare(foreign.medians, missing.medians, 1);
-  console.log(
+  report.log(
     `| ${method} | ${fixed(median(foreign.medians))} / ${fixed(median(foreign.p90s))} | ${fixed(median(missing.medians))} / ${fixed(median(missing.p90s))} | ${ratio} | ${difference} | ${caseSpread} | ${verdict} |`,
   );
 }
 
-console.log('');
-console.log(`- The API: \`collection('projects', { id, owner, read, remove })\` over a Map of 1,000 projects, \`authenticate: () => ({ id: 1 })\`, \`owner: (project, principal) => project.ownerId === principal.id\`, \`createStatusPolicy({ forbidden: 404 })\`. DELETE loads the item through \`read\` before any change; in neither case does \`remove\` run.`);
-console.log(`- Someone else's item: 64 ids that exist and belong to user 2; missing id: 64 ids above the store. All have four digits; each case goes through its ids in turn.`);
-console.log(`- In memory: ${rounds} rounds, one process each pinned to CPU 0; per round and case, the median of ${process.env.BENCH_SLICES ?? 6} mitata measurements (each the median of batches of 256 sequential requests), the two cases of an operation taking turns. Figures: the median over rounds.`);
-console.log(`- Over loopback: ${rounds} rounds, a fresh server pinned to CPU 0 each, the client pinned to CPU 1; per round, ${WARMUP_REQUESTS} requests of warm-up, then ${requestsPerCase} per case, one at a time on one keep-alive connection (node:http Agent), the four cases in a balanced order; latency from the request's start to its response's last byte. Figures: the median over rounds of each round's median and p90.`);
-console.log(
+report.aside('');
+report.aside(`- The API: \`collection('projects', { id, owner, read, remove })\` over a Map of 1,000 projects, \`authenticate: () => ({ id: 1 })\`, \`owner: (project, principal) => project.ownerId === principal.id\`, \`createStatusPolicy({ forbidden: 404 })\`. DELETE loads the item through \`read\` before any change; in neither case does \`remove\` run.`);
+report.aside(`- Someone else's item: 64 ids that exist and belong to user 2; missing id: 64 ids above the store. All have four digits; each case goes through its ids in turn.`);
+report.aside(`- In memory: ${rounds} rounds, one process each pinned to CPU 0; per round and case, the median of ${process.env.BENCH_SLICES ?? 6} mitata measurements (each the median of batches of 256 sequential requests), the two cases of an operation taking turns. Figures: the median over rounds.`);
+report.aside(`- Over loopback: ${rounds} rounds, a fresh server pinned to CPU 0 each, the client pinned to CPU 1; per round, ${WARMUP_REQUESTS} requests of warm-up, then ${requestsPerCase} per case, one at a time on one keep-alive connection (node:http Agent), the four cases in a balanced order; latency from the request's start to its response's last byte. Figures: the median over rounds of each round's median and p90.`);
+report.aside(
   `- Ratio and difference: someone else's item over (minus) the missing id, round by round, then their median and range over rounds. The two are measured in the same round, in turn, so the machine's drift between rounds cancels out of them. "A case between rounds": the larger of the two cases' spreads (max - min of its per-round figures); it also holds that drift, so it is shown, not used.`,
 );
-console.log(`- Verdict: "within noise" when the median difference is no larger than the spread of the rounds' differences (max - min), that is when the rounds do not agree on a difference larger than their own scatter.`);
-const warning = load.warning();
-if (warning !== undefined) console.log(`\n${warning}`);
-console.log(`\nhidden-item: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+report.aside(`- Verdict: "within noise" when the median difference is no larger than the spread of the rounds' differences (max - min), that is when the rounds do not agree on a difference larger than their own scatter.`);
+report.finish();
