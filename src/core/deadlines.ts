@@ -3,40 +3,52 @@
  * still running when it falls due is answered for.
  */
 
-/** A request still running, and what answers it if its time runs out first. */
-interface Deadline {
-  readonly at: number;
-  readonly expire: () => void;
+/** Something that runs until a deadline: the runtime's requests, which carry their own. */
+export interface Timed {
+  /** When it falls due, on the clock of `performance.now()`; set by {@link Deadlines.add}. */
+  dueAt: number;
 }
 
 /** The deadlines of one API's running requests. */
-export interface Deadlines {
-  /** `running`, or what `expired` answers if the time runs out first. */
-  race<T>(running: Promise<T>, expired: () => T): Promise<T>;
+export interface Deadlines<Entry extends Timed> {
+  /** Starts the entry's time. */
+  add(entry: Entry): void;
+  /** The entry finished in time. */
+  delete(entry: Entry): void;
 }
 
 /**
  * Deadlines of one length. The order they are set in is the order they fall due in, so one timer,
- * set for the oldest, serves them all, and a request costs a set entry rather than a timer and a
- * `Promise.race` of its own.
+ * set for the oldest, serves them all, and a request costs a set entry rather than a timer, a
+ * promise and closures of its own. The clock is monotonic: a change of the system time neither
+ * holds a request past its deadline nor times every request out at once.
  *
  * @example
- * const deadlines = createDeadlines(30_000);
- * const response = await deadlines.race(running, () => timedOutResponse());
+ * const deadlines = createDeadlines(30_000, (request) => answerTimedOut(request));
+ * deadlines.add(request); // ...and deadlines.delete(request) once it is answered
  */
-export function createDeadlines(milliseconds: number): Deadlines {
-  const pending = new Set<Deadline>();
+export function createDeadlines<Entry extends Timed>(milliseconds: number, expire: (entry: Entry) => void): Deadlines<Entry> {
+  const pending = new Set<Entry>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   function sweep(): void {
     timer = undefined;
-    const now = Date.now();
-    for (const deadline of pending) {
-      if (deadline.at > now) {
-        arm(deadline.at - now);
-        return;
+    const now = performance.now();
+    const due: Entry[] = [];
+    for (const entry of pending) {
+      if (entry.dueAt > now) {
+        arm(entry.dueAt - now);
+        break;
       }
-      pending.delete(deadline);
-      deadline.expire();
+      pending.delete(entry);
+      due.push(entry);
+    }
+    // Answered after the next timer is set, so that whatever an answer starts finds the set consistent.
+    for (const entry of due) {
+      try {
+        expire(entry);
+      } catch {
+        // One request that fails to time out must not keep the others from it, nor throw in a timer.
+      }
     }
   }
   function arm(delay: number): void {
@@ -45,16 +57,13 @@ export function createDeadlines(milliseconds: number): Deadlines {
     (timer as { unref?: () => void }).unref?.();
   }
   return {
-    race: (running, expired) =>
-      new Promise((resolve) => {
-        const deadline: Deadline = { at: Date.now() + milliseconds, expire: () => resolve(expired()) };
-        pending.add(deadline);
-        if (timer === undefined) arm(milliseconds);
-        // `running` never rejects: every failure of a request is already its answer.
-        void running.then((response) => {
-          pending.delete(deadline);
-          resolve(response);
-        });
-      }),
+    add(entry) {
+      entry.dueAt = performance.now() + milliseconds;
+      pending.add(entry);
+      if (timer === undefined) arm(milliseconds);
+    },
+    delete(entry) {
+      pending.delete(entry);
+    },
   };
 }

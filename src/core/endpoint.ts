@@ -291,5 +291,15 @@ export function endpoint<
  * defineEndpoint({ ...existing, path: '/v2' + existing.path });
  */
 export function defineEndpoint(definition: Endpoint): Endpoint {
+  const where = `defineEndpoint(${definition?.method} ${definition?.path})`;
+  checkOptions(where, definition, DEFINITION_KEYS);
+  checkBodyOption(definition.body, `${where}: "body"`);
+  checkSchema(definition.query, `${where}: "query"`);
+  checkSchema(definition.headers, `${where}: "headers"`);
+  checkSchema(definition.response?.schema, `${where}: "response"`);
   return Object.freeze({ ...definition });
 }
+
+const DEFINITION_KEYS = [
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'summary', 'response', 'handle',
+];

@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, ErrorInfo, HeaderRecord } from './contract.js';
 import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
-import { checkContentEncoding, checkContentLength, checkMediaType, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
 import type { AnyContext, Authenticated, Authorize, Endpoint, ResultFilter } from './endpoint.js';
 import {
   BadRequestError,
@@ -25,7 +25,7 @@ import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single, splitUrl } from './request.js';
 import { checkCredentials } from './credentials.js';
-import { createDeadlines, type Deadlines } from './deadlines.js';
+import { createDeadlines, type Deadlines, type Timed } from './deadlines.js';
 import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
@@ -115,7 +115,7 @@ interface Settings {
   /** Someone else's item as the policy answers it: the very error of a missing item when `forbidden` is 404. */
   forbiddenItem: HttpError;
   /** The deadlines of running requests, unless `timeout: false`. */
-  deadlines: Deadlines | undefined;
+  deadlines: Deadlines<Exchange> | undefined;
 }
 
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
@@ -153,12 +153,17 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     negotiator: createNegotiator(formats),
     vary: formats.length > 1,
     report,
-    timeout: options.timeout === false ? undefined : checkLimit('timeout', options.timeout, DEFAULT_TIMEOUT),
+    timeout: options.timeout === false ? undefined : checkTimeout(options.timeout),
     serializerCompiler: options.serializerCompiler,
     forbiddenItem: hiddenForbidden.status === MISSING_ITEM.status && hiddenForbidden !== FORBIDDEN_ITEM ? MISSING_ITEM : hiddenForbidden,
     deadlines: undefined,
   };
-  if (settings.timeout !== undefined) settings.deadlines = createDeadlines(settings.timeout);
+  if (settings.timeout !== undefined) {
+    settings.deadlines = createDeadlines<Exchange>(settings.timeout, (exchange) => {
+      answerWith(exchange, fail(TIMED_OUT, exchange.ctx.request, exchange.headers));
+      exchange.stop?.();
+    });
+  }
   for (const format of formats) checkHeaderValue('formats', format?.contentType);
 
   function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
@@ -231,6 +236,17 @@ function checkHeaderValue(name: string, value: unknown): string {
   return value;
 }
 
+/** The largest delay a timer takes (2^31 - 1 ms, about 24.8 days); beyond it Node fires at once. */
+const LONGEST_TIMEOUT = 2_147_483_647;
+
+function checkTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_TIMEOUT;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > LONGEST_TIMEOUT) {
+    throw new TypeError(`createApi: "timeout" must be a whole number of milliseconds from 1 to ${LONGEST_TIMEOUT}, or false for none; got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  }
+  return value;
+}
+
 function checkLimit(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
@@ -277,10 +293,17 @@ function projectionOf(endpoint: Endpoint): Projection | undefined {
   } catch (error) {
     throw new TypeError(`${endpoint.method} ${endpoint.path}: the response schema cannot be used: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
-  if (!response.array) return project;
+  return response.array ? eachItem(endpoint, (items) => items.map(project)) : project;
+}
+
+/**
+ * A list's result, item by item: anything but an array is a masked 500 (as for any result its
+ * schema does not describe), never a body sent as it is.
+ */
+function eachItem<Out>(endpoint: Endpoint, map: (items: readonly unknown[]) => Out): (value: unknown) => Out {
   return (value) => {
     if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
-    return value.map(project);
+    return map(value);
   };
 }
 
@@ -301,12 +324,7 @@ function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['str
   } catch (error) {
     throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
-  if (!response.array) return item;
-  return (value) => {
-    // As for any result the compiled serializer refuses: a masked 500, never a body the schema does not describe.
-    if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
-    return `[${value.map((entry) => item(entry)).join(',')}]`;
-  };
+  return response.array ? eachItem(endpoint, (items) => `[${items.map((entry) => item(entry)).join(',')}]`) : item;
 }
 
 /** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
@@ -318,7 +336,7 @@ export function optionsResponse(route: Route<Compiled>, settings: Settings): Api
  * One request on its way through its endpoint's steps: what the steps read, and what each leaves for
  * the next. A plain object of one shape, so that every step reads it the same way.
  */
-interface Exchange {
+interface Exchange extends Timed {
   readonly compiled: Compiled;
   readonly settings: Settings;
   /** The request's headers as they came (a validated `ctx.headers` may be another object). */
@@ -336,6 +354,16 @@ interface Exchange {
   result: unknown;
   /** Stops the reading of the body, set while it is being read: a request out of time lets go of it. */
   stop: (() => void) | undefined;
+  /** Settles the request's promise, once a step had to wait; the first answer wins. */
+  resolve: ((response: ApiResponse) => void) | undefined;
+  /** When its time runs out (see {@link createDeadlines}). */
+  dueAt: number;
+}
+
+/** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
+function answerWith(exchange: Exchange, response: ApiResponse): void {
+  exchange.settings.deadlines?.delete(exchange);
+  exchange.resolve!(response);
 }
 
 /**
@@ -407,16 +435,28 @@ function run(
       issues: undefined,
       result: undefined,
       stop: undefined,
+      resolve: undefined,
+      dueAt: 0,
     };
     const pending = runSteps(exchange, 0);
+    // A response that is already there has nothing left to wait for, nor to time out.
     if (pending === undefined) return succeed(exchange);
-    const answered = pending.then(() => succeed(exchange)).then(undefined, (error: unknown) => fail(error, request, headers));
-    // A response that is already there has nothing left to time out.
-    if (settings.deadlines === undefined) return answered;
-    return settings.deadlines.race(answered, () => {
-      exchange.stop?.();
-      return fail(TIMED_OUT, request, headers);
-    });
+    // One promise per request, settled by its steps or by its deadline, whichever comes first.
+    const answer = new Promise<ApiResponse>((resolve) => (exchange.resolve = resolve));
+    settings.deadlines?.add(exchange);
+    pending.then(
+      () => {
+        let response: ApiResponse;
+        try {
+          response = succeed(exchange);
+        } catch (error) {
+          response = fail(error, request, headers);
+        }
+        answerWith(exchange, response);
+      },
+      (error: unknown) => answerWith(exchange, fail(error, request, headers)),
+    );
+    return answer;
   } catch (error) {
     return fail(error, request, headers);
   }
@@ -499,7 +539,8 @@ async function readRequestBody(exchange: Exchange): Promise<void> {
 
 function callerOf(value: unknown): unknown {
   if (value === undefined || value === null || value === false) return undefined;
-  if (typeof value === 'object' || typeof value === 'function') return value;
+  // Not a function either: `authenticate: (request) => sessions.find` forgot to call its lookup.
+  if (typeof value === 'object') return value;
   throw new TypeError(
     `authenticate returned ${typeof value === 'string' ? 'a string' : String(value)}; return an object for a caller, or undefined, null or false for an anonymous one`,
   );
@@ -517,10 +558,13 @@ const UNEXPECTED_BODY = withoutStack(
 function refuseBody(exchange: Exchange): Promise<void> | undefined {
   const body = exchange.ctx.request.body;
   if (body === undefined || body === null || body === '') return undefined;
-  const { headers } = exchange;
-  const length = single(headers['content-length'])?.trim();
-  if (headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0') || !isRawBody(body)) throw UNEXPECTED_BODY;
-  if (length === '0') return undefined;
+  const length = declaredLength(single(exchange.headers['content-length']));
+  if (length !== undefined) {
+    if (length > 0) throw UNEXPECTED_BODY;
+    return undefined;
+  }
+  if (!isRawBody(body)) throw UNEXPECTED_BODY;
+  // A chunked body may still be empty, as streaming clients send one: read it to its first byte.
   if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) {
     if ((typeof body === 'string' ? body.length : body.byteLength) > 0) throw UNEXPECTED_BODY;
     return undefined;
@@ -635,7 +679,8 @@ function customLocation(exchange: Exchange, result: unknown): string | undefined
   let location: unknown;
   try {
     location = compiled.endpoint.location!(result, ctx);
-    if (location === undefined || typeof location === 'string') return location && headerSafeUrl(location);
+    if (location === undefined || location === '') return undefined;
+    if (typeof location === 'string') return headerSafeUrl(location);
     throw new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string`);
   } catch (error) {
     settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide('create'), request: ctx.request });

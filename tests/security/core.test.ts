@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, createStatusPolicy, endpoint, HttpError, json, text, type ApiRequest, type ErrorInfo } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, defineEndpoint, endpoint, HttpError, json, text, type ApiRequest, type ErrorInfo } from '../../src/index.js';
 import { openApi } from '../../src/openapi/index.js';
 import { xml } from '../../src/formats/xml.js';
 import { createTestClient, createTestContext } from '../../src/testing.js';
@@ -44,6 +44,7 @@ describe('authenticate: only an object is a caller', () => {
     ['true', true],
     ['a string id', 'user-1'],
     ['a number id', 42],
+    ['a function (a lookup that was never called)', () => ({ id: 1 })],
   ])('%s is a mistake in authenticate: a masked 500, reported, never a pass', async (_name, value) => {
     const reported: unknown[] = [];
     const api = projectsApi(
@@ -82,6 +83,13 @@ describe('unknown options are refused at definition time, with the nearest valid
   ])('%s', (_name, define, message) => {
     expect(define).toThrow(TypeError);
     expect(define).toThrow(message);
+  });
+
+  it('defineEndpoint, which rebases endpoints, checks its definition as endpoint() does', () => {
+    const base = endpoint('POST', '/imports', { body: z.object({ name: z.string() }), handle: () => ({}) });
+    expect(() => defineEndpoint({ ...base, body: { type: 'object' } as never })).toThrow("must be a Standard Schema, such as a zod schema, or 'unvalidated'");
+    expect(() => defineEndpoint({ ...base, pubilc: true } as never)).toThrow('`pubilc` is not an option of defineEndpoint(POST /imports); did you mean `public`?');
+    expect(defineEndpoint({ ...base, path: '/v2/imports' }).path).toBe('/v2/imports');
   });
 
   it('a key far from every option lists the options instead of guessing', () => {
@@ -141,7 +149,13 @@ describe('a body is validated, or refused', () => {
       expect(response.body).toMatchObject({ code: 'RC_UNEXPECTED_BODY' });
     }
     expect(handle).not.toHaveBeenCalled();
-    for (const request of [{}, { headers: { 'content-length': '0' }, body: '' }, { body: (async function* () {})() }]) {
+    for (const request of [
+      {},
+      { headers: { 'content-length': '0' }, body: '' },
+      { headers: { 'content-length': '00' }, body: (async function* () {})() },
+      { headers: { 'transfer-encoding': 'chunked' }, body: (async function* () {})() },
+      { body: (async function* () {})() },
+    ]) {
       expect((await api.handle({ method: 'POST', url: '/sessions/current/expiry', ...request })).status).toBe(200);
     }
   });
@@ -279,14 +293,30 @@ describe('a default deadline', () => {
     const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: z.object({ text: z.string() }), handle })], timeout: 50 });
     const response = await api.handle({ method: 'POST', url: '/feedback', headers: { 'content-type': 'application/json' }, body: stalled });
     expect(response.status).toBe(503);
-    expect(returned).toBe(true);
+    await vi.waitFor(() => expect(returned).toBe(true));
     expect(handle).not.toHaveBeenCalled();
   });
 
-  it('timeout: false opts out; anything but a whole number or false is refused', () => {
+  it('timeout: false opts out; anything but a whole number of milliseconds a timer can hold, or false, is refused', () => {
     expect(createApi({ timeout: false }).timeout).toBeUndefined();
-    expect(() => createApi({ timeout: true } as never)).toThrow(TypeError);
-    expect(() => createApi({ timeout: -1 })).toThrow(TypeError);
+    expect(createApi({ timeout: 2 ** 31 - 1 }).timeout).toBe(2 ** 31 - 1);
+    for (const timeout of [true, -1, 0, 1.5, 2 ** 31, '1000']) expect(() => createApi({ timeout } as never)).toThrow(/"timeout" must be a whole number of milliseconds from 1 to 2147483647, or false/);
+  });
+
+  it('a body source whose return() throws, stopped at the deadline, still gets its 503 and crashes nothing', async () => {
+    const stalled: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => new Promise<IteratorResult<Uint8Array>>(() => {}),
+        return: () => {
+          throw new Error('return() failed');
+        },
+      }),
+    };
+    const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: 'unvalidated', handle: () => ({}) })], timeout: 20 });
+    const responses = await Promise.all(
+      [1, 2].map(() => api.handle({ method: 'POST', url: '/feedback', headers: { 'content-type': 'application/json' }, body: stalled })),
+    );
+    expect(responses.map((response) => response.status)).toEqual([503, 503]);
   });
 });
 
@@ -311,6 +341,13 @@ describe('header values restcanon writes are safe on the wire', () => {
     const response = await createApi({ endpoints: [create] }).handle({ method: 'POST', url: '/notes', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(201);
     expect(response.headers.location).toBe(sent);
+  });
+
+  it('a location that gives an empty string: the 201 without a Location header', async () => {
+    const create = endpoint('POST', '/notes', { operation: 'create', body: 'unvalidated', location: () => '', handle: () => ({ id: 1 }) });
+    const response = await createApi({ endpoints: [create] }).handle({ method: 'POST', url: '/notes', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(201);
+    expect(response.headers).not.toHaveProperty('location');
   });
 
   it('a location that throws or gives no string: the 201 without Location, and the mistake reported', async () => {
