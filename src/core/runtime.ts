@@ -356,8 +356,10 @@ interface Exchange extends Timed {
   stop: (() => void) | undefined;
   /** Settles the request's promise, once a step had to wait; the first answer wins. */
   resolve: ((response: ApiResponse) => void) | undefined;
-  /** When its time runs out (see {@link createDeadlines}). */
+  /** When its time runs out, and its place among the running requests (see {@link createDeadlines}). */
   dueAt: number;
+  older: Timed | undefined;
+  newer: Timed | undefined;
 }
 
 /** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
@@ -437,6 +439,8 @@ function run(
       stop: undefined,
       resolve: undefined,
       dueAt: 0,
+      older: undefined,
+      newer: undefined,
     };
     const pending = runSteps(exchange, 0);
     // A response that is already there has nothing left to wait for, nor to time out.
