@@ -67,7 +67,18 @@ export {
   type ItemParams,
   type OperationDefinition,
 } from './core/resource.js';
-export { createApi, createEndpointHandler, type EndpointHandlerOptions, type Api, type ApiDocument, type ApiOptions, type Resource, type RouteInfo } from './core/pipeline.js';
+export {
+  createApi,
+  createEndpointHandler,
+  type Answer,
+  type EndpointHandlerOptions,
+  type Api,
+  type ApiDocument,
+  type ApiOptions,
+  type RespondOptions,
+  type Resource,
+  type RouteInfo,
+} from './core/pipeline.js';
 export type { RuntimeOptions } from './core/runtime.js';
 export {
   lintPath,

@@ -30,8 +30,8 @@ const KIB = 1024;
 // change worth its bytes, with the reason stated in CHANGELOG.md.
 const BUDGETS = [
   { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 19 * KIB },
-  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 19.5 * KIB },
-  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 19.5 * KIB },
+  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 20 * KIB },
+  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 20 * KIB },
 ] as const;
 
 describe('size budget (minified, gzipped)', () => {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../core/endpoint.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, responderOf, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/pipeline.js';
 import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
 
 /**
@@ -74,6 +74,10 @@ export interface ExpressOptions {
   fallthrough?: boolean;
 }
 
+/** Node gives header names in lower case. */
+const ANSWER = { lowerCaseHeaders: true } as const satisfies RespondOptions;
+const PASS_ON = { unmatched: 'pass', lowerCaseHeaders: true } as const satisfies RespondOptions;
+
 const EXPRESS_OPTIONS = ['fallthrough'];
 
 /**
@@ -99,9 +103,8 @@ const EXPRESS_OPTIONS = ['fallthrough'];
 export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount {
   checkOptions('toExpress()', options, EXPRESS_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
-  const respond = responderOf(api);
   const middleware: ExpressMiddleware = (req, res, next) => {
-    const answer = respond(fromExpressRequest(req), fallthrough, true);
+    const answer = api.respond(fromExpressRequest(req), fallthrough ? PASS_ON : ANSWER);
     if (answer instanceof Promise) answer.then((response) => sendOrNext(res, next, response), next);
     else sendOrNext(res, next, answer);
   };
@@ -110,7 +113,7 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
     if (type === undefined || (fallthrough && !api.matches(req.url ?? '/'))) return next(error);
     const request = fromExpressRequest(req);
     request.body = bodyAfter(req, type, (error as { body?: unknown }).body);
-    const answer = respond(request, false, true);
+    const answer = api.respond(request, ANSWER);
     if (answer instanceof Promise) answer.then((response) => sendNodeResponse(res, response), next);
     else sendNodeResponse(res, answer);
   };

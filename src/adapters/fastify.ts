@@ -4,7 +4,7 @@
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
-import { createEndpointHandler, responderOf, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/pipeline.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
 import { splitUrl, withoutTrailingSlashes } from '../core/request.js';
@@ -103,13 +103,12 @@ const FASTIFY_OPTIONS = ['fallthrough'];
 export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin {
   checkOptions('toFastify()', options, FASTIFY_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
-  const respond = responderOf(api);
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const answer: FastifyHandler = (request, reply) => {
       const apiRequest = fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix);
       // Node's own headers are lower-case; headers a hook set on the request (`request.headers = ...`) may not be.
-      const response = respond(apiRequest, false, apiRequest.headers === request.raw.headers);
+      const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
       // A response that is already there is sent from a synchronous handler, which Fastify does not wait on.
       if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
       sendFastifyReply(reply, response);
@@ -132,6 +131,10 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   Object.defineProperty(plugin, Symbol.for('fastify.display-name'), { value: 'restcanon' });
   return plugin;
 }
+
+/** Node's own header names are lower case; headers a hook set on the request (`request.headers = ...`) may not be. */
+const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
+const ANY_HEADERS = {} as const satisfies RespondOptions;
 
 /** Errors Fastify raises about a request's body before any parser runs, which the API answers itself. */
 const API_DECIDES: ReadonlySet<string> = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE']);
@@ -193,12 +196,11 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
   const prefix = normalizePrefix(options.prefix ?? '');
   const fallthrough = options.fallthrough ?? true;
   const fallback = options.fallback ?? sendFrameworkError;
-  const respond = responderOf(api);
   return (error, request, reply) => {
     const url = error.code !== undefined && URL_ERRORS.has(error.code) ? belowPrefix(request.url, prefix) : undefined;
     if (url === undefined || (fallthrough && !api.matches(url))) return fallback(error, request, reply);
     const apiRequest = fromFastifyRequest(request, url, prefix);
-    const response = respond(apiRequest, false, apiRequest.headers === request.raw.headers);
+    const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
     if (response instanceof Promise) void response.then((settled) => sendFastifyReply(reply, settled));
     else sendFastifyReply(reply, response);
   };

@@ -3,7 +3,11 @@
  * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
-import { responderOf, type Api } from '../core/pipeline.js';
+import { DRAIN_LIMIT } from '../core/body.js';
+import type { Api, RespondOptions } from '../core/pipeline.js';
+
+/** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
+const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
 
 /**
  * Serves an API as a Fetch handler. The request body goes to the API as a stream, read with the
@@ -17,9 +21,8 @@ import { responderOf, type Api } from '../core/pipeline.js';
  * export { handle as GET, handle as POST };           // Next.js route handlers
  */
 export function toFetch(api: Api): (request: Request) => Promise<Response> {
-  const respond = responderOf(api);
   return async (request) => {
-    const answer = respond(fromFetchRequest(request), false, true);
+    const answer = api.respond(fromFetchRequest(request), LOWER_CASE_HEADERS);
     // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
     return toFetchResponse(answer instanceof Promise ? await answer : answer);
   };
@@ -74,9 +77,6 @@ function bodyOf(payload: string | Uint8Array | undefined): BodyInit | null {
   // A view of a SharedArrayBuffer is no valid body; it is copied.
   return buffer instanceof ArrayBuffer ? new Uint8Array(buffer, payload.byteOffset, payload.byteLength) : payload.slice();
 }
-
-/** How much of a body the API stopped reading is drained before the stream is cancelled. */
-const DRAIN_LIMIT = 64 * 1024 * 1024;
 
 /**
  * Chunks of a body stream. A reader that stops early (413) does not cancel the stream at once: on

@@ -3,9 +3,10 @@
  * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
+import { DRAIN_LIMIT } from '../core/body.js';
 import type { Endpoint } from '../core/endpoint.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, responderOf, type Api, type EndpointHandlerOptions } from '../core/pipeline.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/pipeline.js';
 
 /**
  * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.
@@ -56,6 +57,9 @@ export interface NodeListenerOptions<Req extends NodeRequest = NodeRequest, Res 
 
 const NODE_LISTENER_OPTIONS = ['fallback'];
 
+/** `node:http` gives header names in lower case. */
+const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
+
 /**
  * Turns an API into a request listener for `http.createServer`, `https.createServer` or
  * `http2.createServer` (compatibility API). A request never crashes the server: an aborted or
@@ -77,11 +81,10 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   checkOptions('toNodeListener()', options, NODE_LISTENER_OPTIONS);
   const fallback = options.fallback;
   if (fallback === undefined) {
-    const respond = responderOf(api);
     // No async function around it: a request whose every step was synchronous is written out in the
     // same tick, without a promise. The answer never rejects, and writeNodeResponse answers its own failures.
     return (req, res) => {
-      const answer = respond(fromNodeRequest(req), false, true);
+      const answer = api.respond(fromNodeRequest(req), LOWER_CASE_HEADERS);
       if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers));
       writeNodeResponse(res, answer, answer.headers);
       return undefined;
@@ -244,9 +247,6 @@ function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Re
     res.destroy();
   }
 }
-
-/** How much of a body the API stopped reading is drained before the connection is closed instead. */
-const DRAIN_LIMIT = 64 * 1024 * 1024;
 
 /**
  * Reads and drops the rest of a body. Destroying the request instead would reset the socket, and the

@@ -163,6 +163,13 @@ export function declaredLength(header: string | undefined): number | undefined {
   return header === undefined || !/^\s*\d+\s*$/.test(header) ? undefined : Number(header);
 }
 
+/**
+ * How much of a body the API stopped reading (after a 413, say) an adapter reads and drops before it
+ * closes the connection instead: enough for the client to finish sending and see the answer, not so
+ * much that a client that keeps sending holds the server.
+ */
+export const DRAIN_LIMIT = 64 * 1024 * 1024;
+
 const encoder = new TextEncoder();
 const BYTE_ORDER_MARK = 0xfeff;
 

@@ -48,7 +48,8 @@ export interface ApiOptions extends RuntimeOptions {
    * Serves a description of the API, built on the first request: `openApi({ info })` from
    * `restcanon/openapi` serves the OpenAPI document at `GET /openapi.json`.
    */
-  openapi?: ApiDocument;}
+  openapi?: ApiDocument;
+}
 
 /**
  * An API: every endpoint behind one router and one policy.
@@ -59,6 +60,19 @@ export interface ApiOptions extends RuntimeOptions {
 export interface Api {
   /** Runs the whole pipeline in memory. Never rejects: every failure is a response. */
   handle(request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * The answer for adapters, this package's and yours: the response itself when every step of the
+   * request was synchronous (so that it can be written out in the same tick), its promise when a
+   * step had to wait. With `unmatched: 'pass'`, a path no endpoint matches answers undefined, so a
+   * host router can go on. Never throws, and the promise never rejects. Every response is the
+   * caller's own, headers included: an adapter may add to them (`Content-Length`, say).
+   *
+   * @example
+   * const answer = api.respond(request, { unmatched: 'pass', lowerCaseHeaders: true });
+   * const response = answer instanceof Promise ? await answer : answer; // undefined: not the API's path
+   */
+  respond(request: ApiRequest, options?: RespondOptions & { unmatched?: 'answer' }): ApiResponse | Promise<ApiResponse>;
+  respond(request: ApiRequest, options: RespondOptions): Answer;
   /** Like `handle`, but resolves to undefined when no path matches, so a host router can go on. */
   dispatch(request: ApiRequest): Promise<ApiResponse | undefined>;
   /** Whether some endpoint matches a path (with or without query string). */
@@ -85,41 +99,23 @@ export interface Api {
 export type Answer = ApiResponse | undefined | Promise<ApiResponse | undefined>;
 
 /**
- * Where the adapters of this package find an API's answer without the promise that `handle` and
- * `dispatch` wrap it in: a request whose every step was synchronous is then written out in the same
- * tick. `Symbol.for`, so that the ESM and CommonJS builds of restcanon share it.
- */
-const RESPOND = Symbol.for('restcanon.respond');
-
-/**
- * The answer function of an API, for adapters: `handle`'s work without its promise, or (for an API
- * object from elsewhere, such as a wrapper) `handle` and `dispatch` themselves. Every response it
- * gives is the adapter's own, headers included: an adapter may add to them (`Content-Length`, say).
+ * How {@link Api.respond} takes a request. Adapters pass one object they keep, so that a request
+ * allocates nothing for it.
  *
  * @example
- * const respond = responderOf(api);
- * const answer = respond(request, true); // ApiResponse, undefined, or a promise of either
+ * const PASS_ON: RespondOptions = { unmatched: 'pass', lowerCaseHeaders: true };
  */
-export function responderOf(api: Api): Responder {
-  const respond = (api as Api & { [RESPOND]?: Responder })[RESPOND];
-  if (respond !== undefined) return respond;
-  // A wrapper may answer with a response it keeps (a cache, say): the adapter gets a copy.
-  return ((request: ApiRequest, passUnmatched: boolean) => (passUnmatched ? api.dispatch(request) : api.handle(request)).then(copyResponse)) as Responder;
+export interface RespondOptions {
+  /** What a path no endpoint matches gets: the API's 404 (`'answer'`, the default), or undefined (`'pass'`). */
+  unmatched?: 'answer' | 'pass';
+  /**
+   * Whether the header names are in lower case already, as `node:http` and a Fetch `Headers` give
+   * them: then they are not lowered again. A request built by hand leaves it out.
+   */
+  lowerCaseHeaders?: boolean;
 }
 
-function copyResponse(response: ApiResponse | undefined): ApiResponse | undefined {
-  return response === undefined ? undefined : { ...response, headers: { ...response.headers } };
-}
-
-/**
- * An API's answer function: without `passUnmatched`, every path gets a response. An adapter whose
- * host gives header names in lower case (`node:http`, and the Fetch `Headers` it copies) says so with
- * `lowerCaseHeaders`, and the core does not check every name again.
- */
-export interface Responder {
-  (request: ApiRequest, passUnmatched: false, lowerCaseHeaders?: boolean): ApiResponse | Promise<ApiResponse>;
-  (request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders?: boolean): Answer;
-}
+const ANSWER_ALL: RespondOptions = Object.freeze({});
 
 /**
  * A document about an API that the API serves itself, such as its OpenAPI description. The core
@@ -205,11 +201,11 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
     return runtime.run(compiled, match.params, search, headers, request);
   }
 
-  // Only a path that matched nothing answers undefined, and only when asked to pass it on.
-  const respondTo = respond as Responder;
   const api: Api = {
-    handle: (request) => Promise.resolve(respondTo(request, false)),
-    dispatch: (request) => Promise.resolve(respondTo(request, true)),
+    handle: (request) => Promise.resolve(respond(request, false) as ApiResponse | Promise<ApiResponse>),
+    dispatch: (request) => Promise.resolve(respond(request, true)),
+    // Only a path that matched nothing answers undefined, and only when asked to pass it on.
+    respond: ((request: ApiRequest, options: RespondOptions = ANSWER_ALL) => respond(request, options.unmatched === 'pass', options.lowerCaseHeaders === true)) as Api['respond'],
     matches: (url) => {
       try {
         return router.find(splitUrl(url).path) !== undefined;
@@ -227,7 +223,6 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
     authorizes: runtime.settings.authorize !== undefined,
     timeout: runtime.settings.timeout,
   };
-  Object.defineProperty(api, RESPOND, { value: respondTo });
   return api;
 }
 

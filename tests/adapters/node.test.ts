@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeHandler, toNodeListener } from '../../src/adapters/node.js';
-import { createApi, endpoint } from '../../src/index.js';
+import { createApi, endpoint, type Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
 import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
 
@@ -125,11 +125,12 @@ describe('toNodeListener options', () => {
     }
   });
 
-  it('an Api object from elsewhere (a wrapper that caches responses) is served through handle, and its responses stay as they were', async () => {
+  it('an Api object from elsewhere (a wrapper that caches responses) is served through its respond, and its cache stays as it was', async () => {
     const fixture = createFixture();
     const cached = await fixture.api.handle({ method: 'GET', url: '/health' });
     const before = structuredClone(cached);
-    const wrapper = { ...fixture.api, handle: async () => cached, dispatch: async () => cached };
+    // The contract: every response respond gives is the caller's own, headers included.
+    const wrapper: Api = { ...fixture.api, respond: () => ({ ...cached, headers: { ...cached.headers } }) };
     const server = await listen(http.createServer(toNodeListener(wrapper)));
     try {
       for (let round = 0; round < 2; round++) {
