@@ -79,7 +79,7 @@ export {
   type Resource,
   type RouteInfo,
 } from './core/pipeline.js';
-export type { RuntimeOptions } from './core/runtime.js';
+export type { RuntimeOptions } from './core/settings.js';
 export {
   lintPath,
   lintPaths,

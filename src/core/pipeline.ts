@@ -9,7 +9,9 @@ import { joinPaths } from './path.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
-import { compile, createRuntime, NO_ROUTE, optionsResponse, type Compiled, type RuntimeOptions } from './runtime.js';
+import { compile, createRuntime, NO_ROUTE, optionsResponse } from './runtime.js';
+import type { RuntimeOptions } from './settings.js';
+import type { Compiled } from './steps.js';
 
 /**
  * A resource as `createApi({ resources })` takes it: anything that declares endpoints, such as a

@@ -1,0 +1,161 @@
+import type { ApiRequest, ErrorInfo } from './contract.js';
+import type { AnyContext, Authenticated } from './endpoint.js';
+import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError } from './errors.js';
+import { createNegotiator, json, type Serializer } from '../formats/formats.js';
+import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
+import { splitUrl } from './request.js';
+import type { Deadlines, Timed } from './deadlines.js';
+
+/**
+ * What every request of an API reads: its options, checked once and with their defaults.
+ */
+
+const ONE_MEBIBYTE = 1024 * 1024;
+const DEFAULT_DEPTH = 64;
+const DEFAULT_TIMEOUT = 30_000;
+
+/**
+ * The options of an API that every request reads, which {@link createEndpointHandler} takes for one
+ * endpoint too.
+ *
+ * @example
+ * const options: RuntimeOptions = { bodyLimit: 64 * 1024, timeout: 10_000 };
+ */
+export interface RuntimeOptions {
+  /**
+   * Finds the caller of a request: an object for a caller; `undefined`, `null` or `false` for an
+   * anonymous one (so an ORM lookup that finds no user leaves the caller anonymous). Any other value
+   * is a mistake in `authenticate` and answers a masked 500, reported to `onError`. Throw an
+   * `UnauthorizedError` for credentials that are wrong. Once set, every endpoint that is not `public`
+   * needs a caller.
+   */
+  authenticate?: (request: ApiRequest) => Authenticated | Promise<Authenticated>;
+  /** A rule every protected request must pass; `false` answers 403. */
+  authorize?: (ctx: AnyContext) => boolean | Promise<boolean>;
+  /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
+  challenge?: string;
+  /** Sees every error that becomes a 5xx, and what was hidden from a client; never changes the response. */
+  onError?: (error: unknown, info: ErrorInfo) => void;
+  policy?: StatusPolicy;
+  /** Largest request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Deepest nesting of a JSON body. Default 64. */
+  maxDepth?: number;
+  /** Response formats in the server's order of preference. Default `[json]`. */
+  formats?: readonly Serializer[];
+  /**
+   * Compiles a JSON serializer for each endpoint that declares its response (`response`, or a
+   * collection's `item`) from that schema's JSON Schema (draft-07), as Fastify does with route
+   * response schemas: `serializerCompiler: fastJson` with fast-json-stringify. The compiled function
+   * writes the endpoint's JSON answers (a list's items one by one); an endpoint whose schema has no
+   * JSON Schema keeps `JSON.stringify`.
+   */
+  serializerCompiler?: (schema: Record<string, unknown>) => (value: unknown) => string;
+  /**
+   * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
+   * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
+   * result is dropped. `false` lets requests take as long as they take.
+   */
+  timeout?: number | false;
+}
+
+/** What every request of an API reads: its options, checked and with their defaults. */
+export interface Settings {
+  authenticate: RuntimeOptions['authenticate'];
+  authorize: RuntimeOptions['authorize'];
+  challenge: string;
+  policy: StatusPolicy;
+  maxDepth: number;
+  bodyLimit: number;
+  formats: readonly Serializer[];
+  negotiator: ReturnType<typeof createNegotiator>;
+  vary: boolean;
+  report: (error: unknown, info: ErrorInfo) => void;
+  timeout: number | undefined;
+  serializerCompiler: RuntimeOptions['serializerCompiler'];
+  /** Someone else's item as the policy answers it: the very error of a missing item when `forbidden` is 404. */
+  forbiddenItem: HttpError;
+  /** The deadlines of running requests, unless `timeout: false`. */
+  deadlines: Deadlines<Timed> | undefined;
+}
+
+/**
+ * Without `onError`, an unexpected error is written once to `console.error` with what an operator
+ * needs to find it again (the id the client got, the method and path, the stack); never to the client.
+ */
+function logError(error: unknown, info: ErrorInfo): void {
+  try {
+    console.error(`restcanon: ${info.status} ${info.requestId} ${info.request.method} ${splitUrl(info.request.url).path}`, error);
+  } catch {
+    // A console that throws must not change what the client gets.
+  }
+}
+
+/** A header value restcanon sends from an option: refused at definition time when it could split a header. */
+function checkHeaderValue(name: string, value: unknown): string {
+  if (typeof value !== 'string' || /[^\t\x20-\x7e]/.test(value)) {
+    throw new TypeError(`createApi: "${name}" must give a header value of printable ASCII, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** The largest delay a timer takes (2^31 - 1 ms, about 24.8 days); beyond it Node fires at once. */
+const LONGEST_TIMEOUT = 2_147_483_647;
+
+function checkTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_TIMEOUT;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > LONGEST_TIMEOUT) {
+    throw new TypeError(`createApi: "timeout" must be a whole number of milliseconds from 1 to ${LONGEST_TIMEOUT}, or false for none; got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  }
+  return value;
+}
+
+function checkLimit(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`createApi: "${name}" must be a whole number of at least 0, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Checks the options of an API (or of one endpoint) and gives them with their defaults. A mistake
+ * throws with a sentence that says what to change.
+ *
+ * @example
+ * const settings = createSettings({ bodyLimit: 64 * 1024 });
+ */
+export function createSettings(options: RuntimeOptions): Settings {
+  const formats = options.formats ?? [json];
+  if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
+  const onError = options.onError;
+  function report(error: unknown, info: ErrorInfo): void {
+    if (onError === undefined) return logError(error, info);
+    try {
+      // An async onError returns a promise: its rejection must not become an unhandled one either.
+      void Promise.resolve(onError(error, info) as unknown).catch(() => {});
+    } catch {
+      // A failing logger must not turn one error into a crash or change what the client gets.
+    }
+  }
+  const policy = options.policy ?? DEFAULT_POLICY;
+  const hiddenForbidden = applyPolicy(policy, FORBIDDEN_ITEM);
+  const settings: Settings = {
+    authenticate: options.authenticate,
+    authorize: options.authorize,
+    challenge: options.challenge === undefined ? DEFAULT_CHALLENGE : checkHeaderValue('challenge', options.challenge),
+    policy,
+    maxDepth: checkLimit('maxDepth', options.maxDepth, DEFAULT_DEPTH),
+    bodyLimit: checkLimit('bodyLimit', options.bodyLimit, ONE_MEBIBYTE),
+    formats,
+    negotiator: createNegotiator(formats),
+    vary: formats.length > 1,
+    report,
+    timeout: options.timeout === false ? undefined : checkTimeout(options.timeout),
+    serializerCompiler: options.serializerCompiler,
+    forbiddenItem: hiddenForbidden.status === MISSING_ITEM.status && hiddenForbidden !== FORBIDDEN_ITEM ? MISSING_ITEM : hiddenForbidden,
+    deadlines: undefined,
+  };
+  for (const format of formats) checkHeaderValue('formats', format?.contentType);
+  return settings;
+}

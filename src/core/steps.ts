@@ -1,0 +1,291 @@
+import type { ApiResponse, HeaderRecord } from './contract.js';
+import { BODY_METHODS } from './http.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
+import type { AnyContext, Authorize, Endpoint, ResultFilter } from './endpoint.js';
+import {
+  BadRequestError,
+  DEFAULT_CHALLENGE,
+  ForbiddenError,
+  isHttpError,
+  NotAcceptableError,
+  UnauthorizedError,
+  withoutStack,
+  type InputIssue,
+} from './errors.js';
+import { ERROR_CODES } from './error-codes.js';
+import type { Serializer } from '../formats/formats.js';
+import { single } from './request.js';
+import { checkCredentials } from './credentials.js';
+import type { Timed } from './deadlines.js';
+import type { Projection } from './projection.js';
+import type { Settings } from './settings.js';
+import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
+
+/**
+ * The steps of one request, from a matched endpoint to its result, in the order `stepsOf` lists
+ * them: authentication, negotiation, the body, validation, authorization, guards, the handler and
+ * the result filters. Each step is synchronous unless it has to wait.
+ */
+
+/** An endpoint prepared once, when the API is built. */
+export interface Compiled {
+  endpoint: Endpoint;
+  template: string;
+  itemTemplate: string | undefined;
+  bodyRules: BodyRules | undefined;
+  steps: readonly Step[];
+  /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
+  stringify: ((value: unknown) => string) | undefined;
+  /** Drops what the response schema does not declare from a result, before any format writes it. */
+  project: Projection | undefined;
+}
+
+/**
+ * One request on its way through its endpoint's steps: what the steps read, and what each leaves for
+ * the next. A plain object of one shape, so that every step reads it the same way.
+ */
+export interface Exchange extends Timed {
+  readonly compiled: Compiled;
+  readonly settings: Settings;
+  /** The request's headers as they came (a validated `ctx.headers` may be another object). */
+  readonly headers: HeaderRecord;
+  /** The params as the router matched them (a validated `ctx.params` may hold numbers). */
+  readonly rawParams: Record<string, string>;
+  readonly ctx: AnyContext;
+  /** The format of a successful answer, once `Accept` was negotiated. */
+  format: Serializer;
+  /** The body's media type, once its Content-Type passed the endpoint's `consumes`. */
+  mediaType: string | undefined;
+  /** Issues of every part validated so far, capped; a list only once there is one. */
+  issues: IssueList | undefined;
+  /** What the handler returned, after the result filters. */
+  result: unknown;
+  /** Stops the reading of the body, set while it is being read: a request out of time lets go of it. */
+  stop: (() => void) | undefined;
+  /** Settles the request's promise, once a step had to wait; the first answer wins. */
+  resolve: ((response: ApiResponse) => void) | undefined;
+  /** When its time runs out, and its place in the line of running requests (`Timed`). */
+  dueAt: number;
+  older: Timed | undefined;
+  newer: Timed | undefined;
+}
+
+/**
+ * One step of a request. It returns nothing when it finished, and a promise only when it has to
+ * wait: a request whose every step is synchronous (a sync schema and handler, say) is answered
+ * without a single promise, while an async step costs one tick and no more.
+ */
+export type Step = (exchange: Exchange) => Promise<unknown> | undefined;
+
+/**
+ * The steps of one endpoint, in order, chosen once from what it declares and what the API sets. The
+ * caller is known before anything of the request is parsed beyond its path: an anonymous caller of a
+ * protected endpoint costs no work on `Accept`, `Content-Type` or the body.
+ */
+export function stepsOf(endpoint: Endpoint, bodyRules: BodyRules | undefined, settings: Settings): Step[] {
+  const steps: Step[] = [];
+  if (settings.authenticate !== undefined) steps.push(authenticateCaller);
+  steps.push(negotiateFormat);
+  if (bodyRules !== undefined) steps.push(checkBodyHeaders, readRequestBody);
+  else if (BODY_METHODS.has(endpoint.method)) steps.push(refuseBody);
+  if (endpoint.params !== undefined) steps.push(validation('params', endpoint.params, 'path'));
+  if (endpoint.query !== undefined) steps.push(validation('query', endpoint.query, 'query'));
+  if (endpoint.headers !== undefined) steps.push(validation('headers', endpoint.headers, 'header'));
+  if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') steps.push(requireBody, validation('body', endpoint.body, 'body'));
+  if (endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated')) {
+    steps.push(rejectInvalidInput);
+  }
+  if (settings.authorize !== undefined) steps.push(authorization(settings.authorize));
+  for (const rule of endpoint.authorize) steps.push(authorization(rule));
+  for (const guard of endpoint.guards) steps.push((exchange) => settled(guard(exchange.ctx), exchange, ignore));
+  steps.push(callHandler);
+  for (const filter of endpoint.filters) steps.push(resultFilter(filter));
+  return steps;
+}
+
+/** Runs the steps from `from` on: synchronously, until one returns a promise; then on from where it left off, once it settles. */
+export function runSteps(exchange: Exchange, from: number): Promise<unknown> | undefined {
+  const steps = exchange.compiled.steps;
+  for (let index = from; index < steps.length; index++) {
+    const pending = steps[index]!(exchange);
+    if (pending !== undefined) return pending.then(() => runSteps(exchange, index + 1));
+  }
+  return undefined;
+}
+
+/** The format of a successful answer, from `Accept`; a 406 when none fits and the policy says so. */
+function negotiateFormat(exchange: Exchange): undefined {
+  const { settings } = exchange;
+  const format = settings.negotiator.content(single(exchange.headers.accept));
+  if (format !== undefined) exchange.format = format;
+  else if (settings.policy.unacceptable === 'reject') {
+    throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
+  }
+  return undefined;
+}
+
+/**
+ * Hands a step's value to `next`: at once when it is there, or once it settles, with the promise of
+ * that for {@link runSteps} to wait on. `next` takes the exchange, so that a step that does not wait
+ * allocates no closure.
+ */
+function settled<Value>(value: Value | PromiseLike<Value>, exchange: Exchange, next: (exchange: Exchange, value: Value) => void): Promise<void> | undefined {
+  if (isThenable(value)) return Promise.resolve(value).then((resolved) => next(exchange, resolved));
+  next(exchange, value as Value);
+  return undefined;
+}
+
+function ignore(): void {}
+
+/** Content-Type, Content-Encoding and Content-Length, checked before anyone reads the body. */
+function checkBodyHeaders(exchange: Exchange): undefined {
+  const { headers } = exchange;
+  const rules = exchange.compiled.bodyRules!;
+  const contentType = single(headers['content-type']);
+  if (contentType !== undefined) exchange.mediaType = checkMediaType(contentType, rules);
+  checkContentEncoding(single(headers['content-encoding']), rules);
+  checkContentLength(single(headers['content-length']), rules.limit);
+  return undefined;
+}
+
+/**
+ * The caller, or a 401 on an endpoint that needs one. `undefined`, `null` and `false` are an
+ * anonymous caller (an ORM's lookup of an unknown token gives `null`); an object is a caller; any
+ * other value is a mistake in `authenticate`, never a pass: a 500, reported.
+ */
+async function authenticateCaller({ settings, ctx, compiled, headers }: Exchange): Promise<void> {
+  const isPublic = compiled.endpoint.public;
+  if (headers.authorization !== undefined) checkCredentials(headers.authorization);
+  try {
+    ctx.principal = callerOf(await settings.authenticate!(ctx.request));
+  } catch (error) {
+    if (!isHttpError(error) || error.status !== 401) throw error;
+    // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
+    if (isPublic) return;
+    // An UnauthorizedError built without a challenge of its own gets the API's configured one.
+    const challenge = error.headers['www-authenticate'];
+    if (challenge !== undefined && challenge !== DEFAULT_CHALLENGE) throw error;
+    throw new UnauthorizedError(error.detail, { challenge: settings.challenge, code: error.code });
+  }
+  if (ctx.principal === undefined && !isPublic) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
+}
+
+async function readRequestBody(exchange: Exchange): Promise<void> {
+  const body = exchange.ctx.request.body;
+  if (body === undefined || body === null) return;
+  const rules = exchange.compiled.bodyRules!;
+  if (!isRawBody(body)) {
+    // A framework's parsed body gets the same limit as a raw one (measured from below, never a false 413).
+    inspectBody(body, rules.maxDepth, rules.limit);
+    exchange.ctx.body = body;
+    return;
+  }
+  const text = await readBody(body, rules.limit, exchange);
+  if (text === '') return;
+  const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
+  const parsed = parseBodyText(text, type);
+  inspectBody(parsed, rules.maxDepth);
+  exchange.ctx.body = parsed;
+}
+
+function callerOf(value: unknown): unknown {
+  if (value === undefined || value === null || value === false) return undefined;
+  // Not a function either: `authenticate: (request) => sessions.find` forgot to call its lookup.
+  if (typeof value === 'object') return value;
+  throw new TypeError(
+    `authenticate returned ${typeof value === 'string' ? 'a string' : String(value)}; return an object for a caller, or undefined, null or false for an anonymous one`,
+  );
+}
+
+const UNEXPECTED_BODY = withoutStack(
+  () => new BadRequestError('This endpoint takes no body; declare a body schema to accept one', { code: ERROR_CODES.UNEXPECTED_BODY }),
+);
+
+/**
+ * On a POST, PUT or PATCH endpoint that declares no body, a request that carries one is refused
+ * rather than handed over unvalidated. The framing headers say so without reading; a body without
+ * them (HTTP/2, `api.handle`) is read up to its first byte.
+ */
+function refuseBody(exchange: Exchange): Promise<void> | undefined {
+  const body = exchange.ctx.request.body;
+  if (body === undefined || body === null || body === '') return undefined;
+  const length = declaredLength(single(exchange.headers['content-length']));
+  if (length !== undefined) {
+    if (length > 0) throw UNEXPECTED_BODY;
+    return undefined;
+  }
+  if (!isRawBody(body)) throw UNEXPECTED_BODY;
+  // A chunked body may still be empty, as streaming clients send one: read it to its first byte.
+  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    if ((typeof body === 'string' ? body.length : body.byteLength) > 0) throw UNEXPECTED_BODY;
+    return undefined;
+  }
+  return readBody(body, 0).then(ignore, (error: unknown) => {
+    throw isHttpError(error) && error.status === 413 ? UNEXPECTED_BODY : error;
+  });
+}
+
+function requireBody(exchange: Exchange): undefined {
+  if (exchange.ctx.body === undefined) throw new BadRequestError('The request needs a body', { code: ERROR_CODES.MALFORMED_BODY });
+  return undefined;
+}
+
+/**
+ * Validates one part of the request in place: `ctx[part]` becomes the schema's output, or stays the
+ * input while its issues join those of the other parts, so that one 400 lists them all.
+ */
+function validation(part: 'params' | 'query' | 'headers' | 'body', schema: PartSchema, location: InputIssue['in']): Step {
+  const keep = (exchange: Exchange, result: PartResult): void => {
+    if (result.ok) exchange.ctx[part] = result.value;
+    else exchange.issues = addIssues(exchange.issues, result);
+  };
+  const validate = partValidator(schema, location);
+  return (exchange) => settled(validate(exchange.ctx[part]), exchange, keep);
+}
+
+function rejectInvalidInput(exchange: Exchange): undefined {
+  // A 400 is an ordinary answer: its stack is never shown, and capturing one costs more than the
+  // rest of the answer.
+  const found = exchange.issues;
+  if (found !== undefined) throw withoutStack(() => invalidInput(found.issues, found.omitted));
+  return undefined;
+}
+
+/** A rule that must say `true` for a caller (anonymous callers of public endpoints are not asked). */
+function authorization(rule: Authorize): Step {
+  return (exchange) => {
+    if (exchange.compiled.endpoint.public && exchange.ctx.principal === undefined) return undefined;
+    return settled(rule(exchange.ctx), exchange, allowOrForbid);
+  };
+}
+
+function allowOrForbid(_exchange: Exchange, allowed: boolean): void {
+  if (allowed !== true) throw new ForbiddenError();
+}
+
+function keepFiltered(exchange: Exchange, result: unknown): void {
+  exchange.result = result;
+}
+
+function callHandler(exchange: Exchange): Promise<void> | undefined {
+  return settled(exchange.compiled.endpoint.handle(exchange.ctx), exchange, keepResult);
+}
+
+function keepResult(exchange: Exchange, result: unknown): void {
+  if (result instanceof Error || isHttpError(result)) throw result;
+  exchange.result = result;
+}
+
+function resultFilter(filter: ResultFilter): Step {
+  return (exchange) => {
+    const { settings, ctx } = exchange;
+    const report = (error: unknown): void =>
+      settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(exchange.compiled.endpoint.operation), request: ctx.request });
+    return settled(filter(exchange.result, ctx, report), exchange, keepFiltered);
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
