@@ -22,8 +22,6 @@ export {
 } from './core/errors.js';
 export {
   createStatusPolicy,
-  applyPolicy,
-  DEFAULT_POLICY,
   DEFAULT_STATUSES,
   SUCCESS_OUTCOMES,
   ERROR_OUTCOMES,
@@ -33,12 +31,12 @@ export {
   type StatusPolicyOverrides,
   type UnacceptablePolicy,
 } from './core/policy.js';
-export { buildPath, joinPaths, parseTemplate, type PathParams, type TemplateSegment } from './core/path.js';
-export { createRouter, Router, type Route, type RouteMatch } from './core/router.js';
-export { isStandardSchema, type InferInput, type InferOutput, type StandardSchema, type StandardIssue, type StandardResult } from './core/standard-schema.js';
-export { validatePart, toPointer, type PartSchema, type PartResult } from './core/validation.js';
-export { json, text, negotiate, type Serializer } from './formats/formats.js';
-export { parseMediaType, type RawBody, type MediaType } from './core/body.js';
+export { buildPath, type PathParams } from './core/path.js';
+export { createRouter, type Router, type Route, type RouteMatch } from './core/router.js';
+export type { InferInput, InferOutput, StandardSchema, StandardIssue, StandardResult } from './core/standard-schema.js';
+export type { PartSchema } from './core/validation.js';
+export { json, text, type Serializer } from './formats/formats.js';
+export type { RawBody } from './core/body.js';
 export {
   endpoint,
   defineEndpoint,
@@ -83,7 +81,6 @@ export type { RuntimeOptions } from './core/settings.js';
 export {
   lintPath,
   lintPaths,
-  checkNaming,
   ConventionError,
   isConventionError,
   type NamingFinding,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildPath, joinPaths, parseTemplate } from '../../src/index.js';
+import { joinPaths, parseTemplate } from '../../src/core/path.js';
+import { buildPath } from '../../src/index.js';
 
 describe('path templates', () => {
   it('parses static and param segments', () => {

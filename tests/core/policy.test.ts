@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { applyPolicy, DEFAULT_POLICY } from '../../src/core/policy.js';
 import {
-  applyPolicy,
   createStatusPolicy,
-  DEFAULT_POLICY,
   DEFAULT_STATUSES,
   ERROR_OUTCOMES,
   ForbiddenError,

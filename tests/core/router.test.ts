@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRouter, isHttpError, type Router } from '../../src/index.js';
+import type { Router } from '../../src/core/router.js';
+import { createRouter, isHttpError } from '../../src/index.js';
 import { FIXED_SEED } from '../fuzz/settings.js';
 
 function table() {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApi, createStatusPolicy, endpoint, json, negotiate, text, type Api, type ApiOptions, type Serializer } from '../../src/index.js';
+import { negotiate } from '../../src/formats/formats.js';
+import { createApi, createStatusPolicy, endpoint, json, text, type Api, type ApiOptions, type Serializer } from '../../src/index.js';
 import { createNegotiator, negotiateProblem } from '../../src/formats/formats.js';
 import { xml } from '../../src/formats/xml.js';
 
