@@ -76,7 +76,7 @@ export {
   type RespondOptions,
   type Resource,
   type RouteInfo,
-} from './core/pipeline.js';
+} from './core/api.js';
 export type { RuntimeOptions } from './core/settings.js';
 export {
   lintPath,

@@ -4,7 +4,7 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './core/contract.js';
 import type { AnyContext, Context, Endpoint } from './core/endpoint.js';
 import { checkOptions } from './core/options.js';
-import { createApi, type Api, type ApiOptions } from './core/pipeline.js';
+import { createApi, type Api, type ApiOptions } from './core/api.js';
 
 /**
  * A context for calling a handler directly: every part you leave out is empty.

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../core/endpoint.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/pipeline.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
 import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/pipeline.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
 import { splitUrl, withoutTrailingSlashes } from '../core/request.js';

@@ -4,7 +4,7 @@
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import { DRAIN_LIMIT } from '../core/body.js';
-import type { Api, RespondOptions } from '../core/pipeline.js';
+import type { Api, RespondOptions } from '../core/api.js';
 
 /** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
 const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;

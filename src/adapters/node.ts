@@ -6,7 +6,7 @@ import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js'
 import { DRAIN_LIMIT } from '../core/body.js';
 import type { Endpoint } from '../core/endpoint.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/pipeline.js';
+import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
 
 /**
  * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.

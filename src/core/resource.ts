@@ -1,7 +1,7 @@
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
 import { checkBodyOption, defineEndpoint } from './endpoint.js';
-import type { Resource } from './pipeline.js';
+import type { Resource } from './api.js';
 import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
 import { checkOptions } from './options.js';
 import type { Method } from './http.js';

@@ -6,7 +6,7 @@
 import type { Endpoint } from '../core/endpoint.js';
 import { BODY_METHODS, isEmptyBodyStatus, statusText, type Method } from '../core/http.js';
 import { parseTemplate } from '../core/path.js';
-import type { Api, RouteInfo } from '../core/pipeline.js';
+import type { Api, RouteInfo } from '../core/api.js';
 import type { ERROR_OUTCOMES, Operation, Outcome } from '../core/policy.js';
 import { createRouter } from '../core/router.js';
 import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/standard-schema.js';

@@ -4,7 +4,7 @@
  */
 import { createOpenApiDocument, type OpenApiOptions } from './document.js';
 import { checkOptions } from '../core/options.js';
-import type { ApiDocument } from '../core/pipeline.js';
+import type { ApiDocument } from '../core/api.js';
 
 export { createOpenApiDocument, type JsonSchema, type OpenApiDocument, type OpenApiInfo, type OpenApiOperation, type OpenApiOptions } from './document.js';
 

@@ -14,6 +14,11 @@ import type { RuntimeOptions } from './settings.js';
 import type { Compiled } from './steps.js';
 
 /**
+ * Creating an API: its options checked, its endpoints compiled behind one router, and the answer to
+ * a request, from routing (404, 405, OPTIONS, HEAD) to the endpoint's steps.
+ */
+
+/**
  * A resource as `createApi({ resources })` takes it: anything that declares endpoints, such as a
  * collection (which brings its items and its nested collections).
  *
