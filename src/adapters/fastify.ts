@@ -105,15 +105,7 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const fallthrough = options.fallthrough ?? true;
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
-    const answer: FastifyHandler = (request, reply) => {
-      const apiRequest = fromFastifyRequest(request, withoutPrefix(request.url, prefix), prefix);
-      // Node's own headers are lower-case; headers a hook set on the request (`request.headers = ...`) may not be.
-      const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
-      // A response that is already there is sent from a synchronous handler, which Fastify does not wait on.
-      if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
-      sendFastifyReply(reply, response);
-      return undefined;
-    };
+    const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, withoutPrefix(request.url, prefix), prefix);
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     // Fastify refuses a Content-Type it cannot parse, and a QUERY without one, before any parser
@@ -199,11 +191,21 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
   return (error, request, reply) => {
     const url = error.code !== undefined && URL_ERRORS.has(error.code) ? belowPrefix(request.url, prefix) : undefined;
     if (url === undefined || (fallthrough && !api.matches(url))) return fallback(error, request, reply);
-    const apiRequest = fromFastifyRequest(request, url, prefix);
-    const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
-    if (response instanceof Promise) void response.then((settled) => sendFastifyReply(reply, settled));
-    else sendFastifyReply(reply, response);
+    void respondThrough(api, request, reply, url, prefix);
   };
+}
+
+/**
+ * The API's answer to a Fastify request for `url` (the target below the plugin's prefix), sent
+ * through the reply. A response that is already there is sent at once, from a synchronous handler,
+ * which Fastify does not wait on.
+ */
+function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<void> | undefined {
+  const apiRequest = fromFastifyRequest(request, url, prefix);
+  const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
+  if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
+  sendFastifyReply(reply, response);
+  return undefined;
 }
 
 /** Fastify's answer to an error of its own, as its documentation has `frameworkErrors` give it. */

@@ -22,7 +22,7 @@ import { createDeadlines, type Timed } from './deadlines.js';
 import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
-import { runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
+import { reportAside, runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
 
 /**
  * Running a request: an endpoint prepared once (its steps, serializer and projection), the steps run
@@ -133,17 +133,11 @@ function projectionOf(endpoint: Endpoint): Projection | undefined {
   } catch (error) {
     throw new TypeError(`${endpoint.method} ${endpoint.path}: the response schema cannot be used: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
-  return response.array ? eachItem(endpoint, (items) => items.map(project)) : project;
-}
-
-/**
- * A list's result, item by item: anything but an array is a masked 500 (as for any result its
- * schema does not describe), never a body sent as it is.
- */
-function eachItem<Out>(endpoint: Endpoint, map: (items: readonly unknown[]) => Out): (value: unknown) => Out {
+  if (!response.array) return project;
+  // A list's items one by one; anything but an array is a masked 500, never a body sent as it is.
   return (value) => {
     if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
-    return map(value);
+    return value.map(project);
   };
 }
 
@@ -164,7 +158,8 @@ function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['str
   } catch (error) {
     throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
-  return response.array ? eachItem(endpoint, (items) => `[${items.map((entry) => item(entry)).join(',')}]`) : item;
+  // A list's result was checked to be an array by its projection, which always runs first.
+  return response.array ? (items) => `[${(items as unknown[]).map((entry) => item(entry)).join(',')}]` : item;
 }
 
 /** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
@@ -282,7 +277,7 @@ function customLocation(exchange: Exchange, result: unknown): string | undefined
     if (typeof location === 'string') return headerSafeUrl(location);
     throw new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string`);
   } catch (error) {
-    settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide('create'), request: ctx.request });
+    reportAside(exchange, error);
     return undefined;
   }
 }

@@ -190,7 +190,7 @@ async function readRequestBody(exchange: Exchange): Promise<void> {
 
 function callerOf(value: unknown): unknown {
   if (value === undefined || value === null || value === false) return undefined;
-  // Not a function either: `authenticate: (request) => sessions.find` forgot to call its lookup.
+  // Not a function either: `authenticate: (request) => tokens.find` forgot to call its lookup.
   if (typeof value === 'object') return value;
   throw new TypeError(
     `authenticate returned ${typeof value === 'string' ? 'a string' : String(value)}; return an object for a caller, or undefined, null or false for an anonymous one`,
@@ -277,12 +277,19 @@ function keepResult(exchange: Exchange, result: unknown): void {
 }
 
 function resultFilter(filter: ResultFilter): Step {
-  return (exchange) => {
-    const { settings, ctx } = exchange;
-    const report = (error: unknown): void =>
-      settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(exchange.compiled.endpoint.operation), request: ctx.request });
-    return settled(filter(exchange.result, ctx, report), exchange, keepFiltered);
-  };
+  return (exchange) => settled(filter(exchange.result, exchange.ctx, (error) => reportAside(exchange, error)), exchange, keepFiltered);
+}
+
+/**
+ * Reports something an operator should see while the request still succeeds (a list item dropped by
+ * `owner`, a `location` that failed): with an id of its own and the status the request gets.
+ *
+ * @example
+ * reportAside(exchange, new TypeError('The location returned a number'));
+ */
+export function reportAside(exchange: Exchange, error: unknown): void {
+  const { settings } = exchange;
+  settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: settings.policy.decide(exchange.compiled.endpoint.operation), request: exchange.ctx.request });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -32,7 +32,7 @@ function createWireApi() {
     item: z.object({ id: z.number(), name: z.string() }),
     read: () => ({ id: 1, name: 'Ada', passwordHash: '$argon2id$secret' }),
   });
-  const expiry = endpoint('POST', '/sessions/expiry', { handle: () => ({ expired: true }) });
+  const expiry = endpoint('POST', '/logins/expiry', { handle: () => ({ expired: true }) });
   const stuck = endpoint('GET', '/stuck', { handle: () => new Promise(() => {}) });
   const tags = endpoint('POST', '/tags', { body: z.array(z.string()), handle: (ctx) => ({ count: ctx.body.length }) });
   const api = createApi({ endpoints: [notes, expiry, stuck, tags], resources: [surrogates, users], formats: [json, text], onError: () => {}, timeout: 300 });
@@ -98,7 +98,7 @@ for (const [name, mount] of Object.entries(SETUPS)) {
     });
 
     it('a body sent to an endpoint that takes none is a 400 RC_UNEXPECTED_BODY', async () => {
-      const answer = await rawRequest(server, ['POST /sessions/expiry HTTP/1.1', JSON_BODY], '{"isAdmin":true}');
+      const answer = await rawRequest(server, ['POST /logins/expiry HTTP/1.1', JSON_BODY], '{"isAdmin":true}');
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'RC_UNEXPECTED_BODY' });
     });

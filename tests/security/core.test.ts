@@ -135,7 +135,7 @@ describe('a body is validated, or refused', () => {
 
   it('a POST endpoint without a body option refuses a body (400 RC_UNEXPECTED_BODY) and still answers without one', async () => {
     const handle = vi.fn(() => ({ ok: true }));
-    const logout = endpoint('POST', '/sessions/current/expiry', { handle });
+    const logout = endpoint('POST', '/logins/current/expiry', { handle });
     const api = createApi({ endpoints: [logout] });
     for (const request of [
       { headers: { 'content-type': 'application/json', 'content-length': '16' }, body: '{"isAdmin":true}' },
@@ -144,9 +144,10 @@ describe('a body is validated, or refused', () => {
       { headers: {}, body: (async function* () { yield new TextEncoder().encode('x'); })() },
       { headers: {}, body: { isAdmin: true } },
     ]) {
-      const response = await api.handle({ method: 'POST', url: '/sessions/current/expiry', ...request });
+      const response = await api.handle({ method: 'POST', url: '/logins/current/expiry', ...request });
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ code: 'RC_UNEXPECTED_BODY' });
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(response.body).toMatchObject({ status: 400, code: 'RC_UNEXPECTED_BODY', detail: 'This endpoint takes no body; declare a body schema to accept one' });
     }
     expect(handle).not.toHaveBeenCalled();
     for (const request of [
@@ -156,7 +157,7 @@ describe('a body is validated, or refused', () => {
       { headers: { 'transfer-encoding': 'chunked' }, body: (async function* () {})() },
       { body: (async function* () {})() },
     ]) {
-      expect((await api.handle({ method: 'POST', url: '/sessions/current/expiry', ...request })).status).toBe(200);
+      expect((await api.handle({ method: 'POST', url: '/logins/current/expiry', ...request })).status).toBe(200);
     }
   });
 });
@@ -230,7 +231,14 @@ describe('Authorization carrying two credentials', () => {
   ])('%s is a 400, before authenticate runs', async (_name, authorization) => {
     const response = await api.handle({ method: 'GET', url: '/me', headers: { authorization } });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'RC_AMBIGUOUS_CREDENTIALS' });
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.body).toEqual({
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      code: 'RC_AMBIGUOUS_CREDENTIALS',
+      detail: 'The request carries more than one set of credentials',
+    });
   });
 
   it.each([['Bearer a'], ['Digest username="a, b", realm="x", nonce=y'], ['Digest realm = "x" , nonce=y'], [['Bearer a']]])('one credential (%s) passes', async (authorization) => {
@@ -248,6 +256,8 @@ describe('the order of checks: an anonymous caller costs no parsing', () => {
       body: '{not json',
     });
     expect(response.status).toBe(401);
+    expect(response.headers).toEqual({ 'content-type': 'application/problem+json; charset=utf-8', 'www-authenticate': 'Bearer realm="api"' });
+    expect(response.body).toEqual({ type: 'about:blank', title: 'Unauthorized', status: 401, code: 'RC_UNAUTHORIZED' });
   });
 });
 
