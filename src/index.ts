@@ -21,11 +21,18 @@ export {
   type ProblemDetails,
 } from './core/errors.js';
 export {
-  createStatusPolicy,
+  OUTCOMES,
+  MEANINGS,
   DEFAULT_STATUSES,
   SUCCESS_OUTCOMES,
   ERROR_OUTCOMES,
   type Outcome,
+  type OutcomeRow,
+  type ErrorOutcome,
+  type SuccessOutcome,
+} from './core/outcomes.js';
+export {
+  createStatusPolicy,
   type Operation,
   type StatusPolicy,
   type StatusPolicyOverrides,

@@ -6,6 +6,7 @@ import { checkNaming, type NamingOptions } from '../naming/naming.js';
 import { remember } from './memo.js';
 import { checkOptions } from './options.js';
 import { joinPaths } from './path.js';
+import type { Outcome } from './outcomes.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
@@ -34,6 +35,8 @@ export interface RouteInfo {
   method: string;
   path: string;
   endpoint: Endpoint;
+  /** Every outcome the route can answer, recorded when its endpoint was compiled; `api.policy` gives each its status. */
+  outcomes: readonly Outcome[];
 }
 
 /**
@@ -87,19 +90,14 @@ export interface Api {
   /** Every method and path, for adapters and documentation. */
   readonly routes: readonly RouteInfo[];
   readonly basePath: string;
-  readonly bodyLimit: number;
   /** The status policy every answer follows. */
   readonly policy: StatusPolicy;
-  /** Whether the API authenticates (then every endpoint that is not public needs a caller). */
-  readonly authenticates: boolean;
-  /** The `WWW-Authenticate` challenge of its 401s. */
-  readonly challenge: string;
   /** Response formats in the server's order of preference. */
   readonly formats: readonly Serializer[];
-  /** Whether an API-wide `authorize` rule runs (then every protected endpoint may answer 403). */
-  readonly authorizes: boolean;
-  /** The time a request may take in milliseconds, undefined with `timeout: false` (else every endpoint may answer the policy's `timeout` status). */
-  readonly timeout: number | undefined;
+  /** The `WWW-Authenticate` challenge of its 401s. */
+  readonly challenge: string;
+  /** The largest request body in bytes: a larger one answers the policy's `payloadTooLarge` status. */
+  readonly bodyLimit: number;
 }
 
 /** What an API answers a request with: the response, its promise when a step had to wait, or nothing for a path the API does not know (when asked to pass those on). */
@@ -172,8 +170,9 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
   const routes: RouteInfo[] = [];
   for (const definition of endpoints) {
     const template = joinPaths(basePath, definition.path);
-    router.add(definition.method, template, compile(definition, template, runtime.settings));
-    routes.push({ method: definition.method, path: template, endpoint: definition });
+    const compiled = compile(definition, template, runtime.settings);
+    router.add(definition.method, template, compiled);
+    routes.push({ method: definition.method, path: template, endpoint: definition, outcomes: compiled.outcomes });
   }
   // A path that several methods share is linted once: lintPaths drops repeats.
   checkNaming(endpoints.map((definition) => definition.path), options.naming ?? 'error', { allow: options.namingAllow });
@@ -222,13 +221,10 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
     },
     routes,
     basePath,
-    bodyLimit: runtime.settings.bodyLimit,
     policy: runtime.settings.policy,
-    authenticates: runtime.settings.authenticate !== undefined,
-    challenge: runtime.settings.challenge,
     formats: runtime.settings.formats,
-    authorizes: runtime.settings.authorize !== undefined,
-    timeout: runtime.settings.timeout,
+    challenge: runtime.settings.challenge,
+    bodyLimit: runtime.settings.bodyLimit,
   };
   return api;
 }

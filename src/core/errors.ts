@@ -1,5 +1,6 @@
-import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+import type { ErrorCode } from './error-codes.js';
 import { errorText } from './http.js';
+import { codeOfStatus, OUTCOMES, type ErrorOutcome } from './outcomes.js';
 
 const BRAND = Symbol.for('restcanon.HttpError');
 
@@ -64,19 +65,6 @@ export interface HttpErrorOptions {
   cause?: unknown;
 }
 
-const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: ERROR_CODES.BAD_REQUEST,
-  401: ERROR_CODES.UNAUTHORIZED,
-  403: ERROR_CODES.FORBIDDEN,
-  404: ERROR_CODES.NOT_FOUND,
-  405: ERROR_CODES.METHOD_NOT_ALLOWED,
-  406: ERROR_CODES.NOT_ACCEPTABLE,
-  413: ERROR_CODES.PAYLOAD_TOO_LARGE,
-  415: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE,
-  500: ERROR_CODES.INTERNAL,
-  503: ERROR_CODES.TIMEOUT,
-};
-
 /**
  * An error that carries its HTTP status. Throw it (or a subclass) from a handler to answer with that
  * status and an RFC 9457 body. Statuses below 400 are refused: an error is never a success.
@@ -103,7 +91,7 @@ export class HttpError extends Error {
     }
     super(options.detail ?? errorText(status), options.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
-    this.code = options.code ?? CODE_BY_STATUS[status] ?? `RC_HTTP_${status}`;
+    this.code = options.code ?? codeOfStatus(status);
     this.title = options.title ?? errorText(status);
     this.type = options.type ?? 'about:blank';
     this.detail = options.detail;
@@ -176,7 +164,7 @@ export function isHttpError(value: unknown): value is HttpError {
 export function problemOf(error: HttpError, instance?: string): ProblemDetails {
   const problem: ProblemDetails = error.expose
     ? { type: error.type, title: error.title, status: error.status, code: error.code }
-    : { type: 'about:blank', title: errorText(error.status), status: error.status, code: CODE_BY_STATUS[error.status] ?? `RC_HTTP_${error.status}` };
+    : { type: 'about:blank', title: errorText(error.status), status: error.status, code: codeOfStatus(error.status) };
   if (error.expose && error.detail !== undefined) problem.detail = error.detail;
   if (instance !== undefined) problem.instance = instance;
   if (error.expose && error.errors !== undefined) {
@@ -188,17 +176,29 @@ export function problemOf(error: HttpError, instance?: string): ProblemDetails {
 
 type DetailOptions = Omit<HttpErrorOptions, 'detail'>;
 
+/** The class of an error outcome: a detail first, then the options; the status is the outcome's. */
+export type OutcomeErrorClass = new (detail?: string, options?: DetailOptions) => HttpError;
+
+/**
+ * The base class of an error outcome's class, with the status of its row in the outcome table: the
+ * classes below extend it, so that a status is written only in the table.
+ */
+function outcomeError(outcome: ErrorOutcome): OutcomeErrorClass {
+  const { status } = OUTCOMES[outcome];
+  return class extends HttpError {
+    constructor(detail?: string, options: DetailOptions = {}) {
+      super(status, withDetail(detail, options));
+    }
+  };
+}
+
 /**
  * 400: the request is invalid. Pass `errors` to list every invalid input.
  *
  * @example
  * throw new BadRequestError('The date range ends before it starts');
  */
-export class BadRequestError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(400, withDetail(detail, options));
-  }
-}
+export class BadRequestError extends outcomeError('badRequest') {}
 
 /** Options of {@link UnauthorizedError}. */
 export interface UnauthorizedOptions extends DetailOptions {
@@ -215,7 +215,7 @@ export interface UnauthorizedOptions extends DetailOptions {
 export class UnauthorizedError extends HttpError {
   constructor(detail?: string, options: UnauthorizedOptions = {}) {
     const { challenge = DEFAULT_CHALLENGE, ...rest } = options;
-    super(401, withDetail(detail, { ...rest, headers: { ...rest.headers, 'www-authenticate': challenge } }));
+    super(OUTCOMES.unauthorized.status, withDetail(detail, { ...rest, headers: { ...rest.headers, 'www-authenticate': challenge } }));
   }
 }
 
@@ -225,11 +225,7 @@ export class UnauthorizedError extends HttpError {
  * @example
  * throw new ForbiddenError();
  */
-export class ForbiddenError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(403, withDetail(detail, options));
-  }
-}
+export class ForbiddenError extends outcomeError('forbidden') {}
 
 /**
  * 404: the target does not exist.
@@ -237,11 +233,7 @@ export class ForbiddenError extends HttpError {
  * @example
  * throw new NotFoundError('No user with this id');
  */
-export class NotFoundError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(404, withDetail(detail, options));
-  }
-}
+export class NotFoundError extends outcomeError('notFound') {}
 
 /**
  * 405: the path exists, but not with this method. Carries `Allow` with the methods that do.
@@ -252,7 +244,7 @@ export class NotFoundError extends HttpError {
 export class MethodNotAllowedError extends HttpError {
   constructor(allow: readonly string[] | string, options: HttpErrorOptions = {}) {
     const allowHeader = typeof allow === 'string' ? allow : allow.join(', ');
-    super(405, { ...options, headers: { ...options.headers, allow: allowHeader } });
+    super(OUTCOMES.methodNotAllowed.status, { ...options, headers: { ...options.headers, allow: allowHeader } });
   }
 }
 
@@ -262,11 +254,7 @@ export class MethodNotAllowedError extends HttpError {
  * @example
  * throw new NotAcceptableError('Available: application/json');
  */
-export class NotAcceptableError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(406, withDetail(detail, options));
-  }
-}
+export class NotAcceptableError extends outcomeError('notAcceptable') {}
 
 /**
  * 413: the body is larger than the limit.
@@ -274,11 +262,7 @@ export class NotAcceptableError extends HttpError {
  * @example
  * throw new PayloadTooLargeError('The body is larger than 1048576 bytes');
  */
-export class PayloadTooLargeError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(413, withDetail(detail, options));
-  }
-}
+export class PayloadTooLargeError extends outcomeError('payloadTooLarge') {}
 
 /**
  * 415: the body's media type or charset is not accepted. Pass `accept-post` or `accept-patch` headers.
@@ -286,11 +270,7 @@ export class PayloadTooLargeError extends HttpError {
  * @example
  * throw new UnsupportedMediaTypeError('Send application/json', { headers: { 'accept-post': 'application/json' } });
  */
-export class UnsupportedMediaTypeError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(415, withDetail(detail, options));
-  }
-}
+export class UnsupportedMediaTypeError extends outcomeError('unsupportedMediaType') {}
 
 /**
  * 500: something failed on the server. Its detail is never sent unless `expose: true`.
@@ -298,11 +278,7 @@ export class UnsupportedMediaTypeError extends HttpError {
  * @example
  * throw new InternalServerError('database unreachable', { cause: error }); // the client sees only "Internal Server Error"
  */
-export class InternalServerError extends HttpError {
-  constructor(detail?: string, options: DetailOptions = {}) {
-    super(500, withDetail(detail, options));
-  }
-}
+export class InternalServerError extends outcomeError('internalError') {}
 
 function withDetail(detail: string | undefined, options: DetailOptions): HttpErrorOptions {
   if (detail === undefined) return options;

@@ -1,31 +1,6 @@
 import { DEFAULT_CHALLENGE, HttpError } from './errors.js';
 import { checkOptions } from './options.js';
-
-/** Outcomes that succeed. Their statuses must be 2xx. */
-export const SUCCESS_OUTCOMES = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove', 'options', 'empty'] as const;
-
-/** Outcomes that fail. Their statuses must be 4xx or 5xx. */
-export const ERROR_OUTCOMES = [
-  'badRequest',
-  'unauthorized',
-  'forbidden',
-  'notFound',
-  'methodNotAllowed',
-  'notAcceptable',
-  'payloadTooLarge',
-  'unsupportedMediaType',
-  'internalError',
-  'timeout',
-] as const;
-
-/**
- * An operation that succeeded, or a way a request failed: the keys of the status table.
- * `empty` is a `submit` (or custom endpoint) whose handler returned nothing.
- *
- * @example
- * const outcome: Outcome = 'create';
- */
-export type Outcome = (typeof SUCCESS_OUTCOMES)[number] | (typeof ERROR_OUTCOMES)[number];
+import { DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type SuccessOutcome } from './outcomes.js';
 
 /**
  * The operation an endpoint performs. It decides the success status and what an `undefined` result
@@ -34,33 +9,7 @@ export type Outcome = (typeof SUCCESS_OUTCOMES)[number] | (typeof ERROR_OUTCOMES
  * @example
  * endpoint('POST', '/searches', { operation: 'submit', handle: run });
  */
-export type Operation = 'list' | 'read' | 'create' | 'submit' | 'replace' | 'update' | 'remove';
-
-/**
- * The default table: 201 for a create, 200 for every other success, 204 for OPTIONS and an empty
- * answer, and the RFC 9110 status of each error.
- */
-export const DEFAULT_STATUSES: Readonly<Record<Outcome, number>> = Object.freeze({
-  list: 200,
-  read: 200,
-  create: 201,
-  submit: 200,
-  replace: 200,
-  update: 200,
-  remove: 200,
-  options: 204,
-  empty: 204,
-  badRequest: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  notFound: 404,
-  methodNotAllowed: 405,
-  notAcceptable: 406,
-  payloadTooLarge: 413,
-  unsupportedMediaType: 415,
-  internalError: 500,
-  timeout: 503,
-});
+export type Operation = Exclude<SuccessOutcome, 'options' | 'empty'>;
 
 const POLICY_KEYS: readonly string[] = [...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES, 'unacceptable'];
 
@@ -81,10 +30,6 @@ export interface StatusPolicy {
   readonly unacceptable: UnacceptablePolicy;
   decide(outcome: Outcome): number;
 }
-
-const OUTCOME_BY_ERROR_STATUS: ReadonlyMap<number, Outcome> = new Map(
-  ERROR_OUTCOMES.map((outcome) => [DEFAULT_STATUSES[outcome], outcome] as const),
-);
 
 /**
  * Builds a status policy from the defaults and your overrides. It throws at once for an unknown
@@ -150,11 +95,11 @@ export const DEFAULT_POLICY: StatusPolicy = policyOf({ ...DEFAULT_STATUSES }, 'r
  * applyPolicy(createStatusPolicy({ forbidden: 404 }), new ForbiddenError()).status; // 404
  */
 export function applyPolicy(policy: StatusPolicy, error: HttpError): HttpError {
-  const outcome = OUTCOME_BY_ERROR_STATUS.get(error.status);
+  const outcome = ERROR_BY_STATUS.get(error.status);
   if (outcome === undefined) return error;
   const status = policy.statuses[outcome];
   if (status === error.status) return error;
-  const replacement = OUTCOME_BY_ERROR_STATUS.get(status);
+  const replacement = ERROR_BY_STATUS.get(status);
   const headers = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? DEFAULT_CHALLENGE } : {};
   return new HttpError(status, { headers, cause: error });
 }

@@ -12,9 +12,9 @@ import {
   problemOf,
   withoutStack,
 } from './errors.js';
-import { ERROR_CODES } from './error-codes.js';
 import { json } from '../formats/formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
+import { OUTCOMES, type OutcomeRow } from './outcomes.js';
 import { applyPolicy } from './policy.js';
 import type { Route } from './router.js';
 import { emptyQuery, parseQuery, single } from './request.js';
@@ -93,7 +93,7 @@ function withoutBody(response: ApiResponse): ApiResponse {
 export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
 
 
-const TIMED_OUT = withoutStack(() => new HttpError(503, { code: ERROR_CODES.TIMEOUT, detail: 'The request did not finish in time', expose: true }));
+const TIMED_OUT = withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
 
 /** Prepares an endpoint served at a template: its body rules, and the template of a created item's URL. */
 export function compile(endpoint: Endpoint, template: string, settings: Settings): Compiled {
@@ -108,13 +108,15 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
       acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },
     };
   }
+  const { steps, outcomes } = stepsOf(endpoint, template, bodyRules, settings);
   const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
   return {
     endpoint,
     template,
     itemTemplate,
     bodyRules,
-    steps: stepsOf(endpoint, bodyRules, settings),
+    steps,
+    outcomes,
     stringify: compileStringify(endpoint, settings),
     project: projectionOf(endpoint),
   };
@@ -233,9 +235,7 @@ function succeed(exchange: Exchange): ApiResponse {
   const { endpoint } = compiled;
   const operation = endpoint.operation;
   const missing = result === undefined || result === null;
-  if (operation === 'read' || operation === 'replace' || operation === 'update' || operation === 'remove') {
-    if (missing || (operation === 'remove' && result === false)) throw MISSING_ITEM;
-  }
+  if ((OUTCOMES[operation] as OutcomeRow).item === true && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
   const headers: Record<string, string> = {};
   if (settings.vary) headers.vary = 'Accept';
   let status: number;

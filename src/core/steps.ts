@@ -17,6 +17,7 @@ import type { Serializer } from '../formats/formats.js';
 import { single } from './request.js';
 import { checkCredentials } from './credentials.js';
 import type { Timed } from './deadlines.js';
+import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import type { Projection } from './projection.js';
 import type { Settings } from './settings.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
@@ -34,6 +35,8 @@ export interface Compiled {
   itemTemplate: string | undefined;
   bodyRules: BodyRules | undefined;
   steps: readonly Step[];
+  /** Every outcome the endpoint can answer: what its documentation lists. */
+  outcomes: readonly Outcome[];
   /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
   stringify: ((value: unknown) => string) | undefined;
   /** Drops what the response schema does not declare from a result, before any format writes it. */
@@ -77,30 +80,56 @@ export interface Exchange extends Timed {
  */
 export type Step = (exchange: Exchange) => Promise<unknown> | undefined;
 
+/** The steps of one endpoint, and every outcome they can reach. */
+export interface Plan {
+  steps: Step[];
+  /** Each success and error the endpoint can answer, in the order of the outcome table. */
+  outcomes: Outcome[];
+}
+
 /**
- * The steps of one endpoint, in order, chosen once from what it declares and what the API sets. The
- * caller is known before anything of the request is parsed beyond its path: an anonymous caller of a
- * protected endpoint costs no work on `Accept`, `Content-Type` or the body.
+ * The steps of one endpoint, in order, chosen once from what it declares and what the API sets,
+ * each with the outcomes it can end the request with. The caller is known before anything of the
+ * request is parsed beyond its path: an anonymous caller of a protected endpoint costs no work on
+ * `Accept`, `Content-Type` or the body.
  */
-export function stepsOf(endpoint: Endpoint, bodyRules: BodyRules | undefined, settings: Settings): Step[] {
+export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | undefined, settings: Settings): Plan {
   const steps: Step[] = [];
-  if (settings.authenticate !== undefined) steps.push(authenticateCaller);
-  steps.push(negotiateFormat);
-  if (bodyRules !== undefined) steps.push(checkBodyHeaders, readRequestBody);
-  else if (BODY_METHODS.has(endpoint.method)) steps.push(refuseBody);
-  if (endpoint.params !== undefined) steps.push(validation('params', endpoint.params, 'path'));
-  if (endpoint.query !== undefined) steps.push(validation('query', endpoint.query, 'query'));
-  if (endpoint.headers !== undefined) steps.push(validation('headers', endpoint.headers, 'header'));
-  if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') steps.push(requireBody, validation('body', endpoint.body, 'body'));
-  if (endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated')) {
-    steps.push(rejectInvalidInput);
+  const reached = new Set<Outcome>();
+  const take = (step: Step, ...outcomes: (Outcome | false)[]): void => {
+    steps.push(step);
+    for (const outcome of outcomes) if (outcome !== false) reached.add(outcome);
+  };
+  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated');
+  // Routing decodes path params before any step: a malformed percent-escape is a 400.
+  if (template.includes(':')) reached.add('badRequest');
+  if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
+  take(negotiateFormat, settings.policy.unacceptable === 'reject' && 'notAcceptable');
+  if (bodyRules !== undefined) {
+    take(checkBodyHeaders, 'unsupportedMediaType', 'payloadTooLarge');
+    take(readRequestBody, 'badRequest', 'payloadTooLarge');
+  } else if (BODY_METHODS.has(endpoint.method)) take(refuseBody, 'badRequest');
+  if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
+  if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
+  if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
+  if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') {
+    take(requireBody, 'badRequest');
+    take(validation('body', endpoint.body, 'body'));
   }
-  if (settings.authorize !== undefined) steps.push(authorization(settings.authorize));
-  for (const rule of endpoint.authorize) steps.push(authorization(rule));
-  for (const guard of endpoint.guards) steps.push((exchange) => settled(guard(exchange.ctx), exchange, ignore));
-  steps.push(callHandler);
-  for (const filter of endpoint.filters) steps.push(resultFilter(filter));
-  return steps;
+  if (validates) take(rejectInvalidInput, 'badRequest');
+  // Rules ask only a caller: on a public endpoint of an API that knows no callers, they never run.
+  const rulesRun = !endpoint.public || settings.authenticate !== undefined;
+  if (settings.authorize !== undefined) take(authorization(settings.authorize), rulesRun && 'forbidden');
+  for (const rule of endpoint.authorize) take(authorization(rule), rulesRun && 'forbidden');
+  // Guards load parents and check owners: a missing one is a 404, someone else's a 403.
+  for (const guard of endpoint.guards) take((exchange) => settled(guard(exchange.ctx), exchange, ignore), 'forbidden', 'notFound');
+  // An item named by its URL may be missing: a result of nothing is a 404.
+  const row: OutcomeRow = OUTCOMES[endpoint.operation];
+  take(callHandler, endpoint.operation, row.mayBeEmpty === true && 'empty', row.item === true && template.includes(':') && 'notFound', 'internalError');
+  // A list's filter drops items; any other result it refuses is someone else's item.
+  for (const filter of endpoint.filters) take(resultFilter(filter), endpoint.operation !== 'list' && 'forbidden');
+  if (settings.timeout !== undefined) reached.add('timeout');
+  return { steps, outcomes: (Object.keys(OUTCOMES) as Outcome[]).filter((outcome) => reached.has(outcome)) };
 }
 
 /** Runs the steps from `from` on: synchronously, until one returns a promise; then on from where it left off, once it settles. */
@@ -159,7 +188,7 @@ async function authenticateCaller({ settings, ctx, compiled, headers }: Exchange
   try {
     ctx.principal = callerOf(await settings.authenticate!(ctx.request));
   } catch (error) {
-    if (!isHttpError(error) || error.status !== 401) throw error;
+    if (!isHttpError(error) || error.status !== OUTCOMES.unauthorized.status) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
     if (isPublic) return;
     // An UnauthorizedError built without a challenge of its own gets the API's configured one.
@@ -221,7 +250,7 @@ function refuseBody(exchange: Exchange): Promise<void> | undefined {
     return undefined;
   }
   return readBody(body, 0).then(ignore, (error: unknown) => {
-    throw isHttpError(error) && error.status === 413 ? UNEXPECTED_BODY : error;
+    throw isHttpError(error) && error.status === OUTCOMES.payloadTooLarge.status ? UNEXPECTED_BODY : error;
   });
 }
 

@@ -1,13 +1,13 @@
 /**
  * OpenAPI 3.1 from the definitions the pipeline runs: paths from the templates, schemas from the
- * Standard Schemas (through Standard JSON Schema), and every response from the status policy, errors
- * included. Which error an endpoint can answer is decided by one table, `ERROR_RULES`.
+ * Standard Schemas (through Standard JSON Schema), and every response from the outcomes each route
+ * can reach, with the status the policy gives it and the meaning the outcome table states.
  */
 import type { Endpoint } from '../core/endpoint.js';
 import { BODY_METHODS, isEmptyBodyStatus, statusText, type Method } from '../core/http.js';
 import { parseTemplate } from '../core/path.js';
 import type { Api, RouteInfo } from '../core/api.js';
-import type { ERROR_OUTCOMES, Operation, Outcome } from '../core/policy.js';
+import { ERROR_BY_STATUS, MEANINGS } from '../core/outcomes.js';
 import { createRouter } from '../core/router.js';
 import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/standard-schema.js';
 
@@ -49,7 +49,7 @@ export interface OpenApiOptions {
   servers?: readonly { url: string; description?: string }[];
   /** For schemas without Standard JSON Schema (valibot 1): a converter. Returning undefined or throwing gives the permissive `{}`. */
   toJsonSchema?: (schema: StandardSchema) => JsonSchema | undefined;
-  /** Replaces the scheme derived from the API's `challenge`; applied only when the API authenticates. */
+  /** Replaces the scheme derived from the API's `challenge`; applied only when some route needs a caller. */
   securitySchemes?: Readonly<Record<string, JsonSchema>>;
 }
 
@@ -66,7 +66,7 @@ export interface OpenApiOperation {
   parameters?: JsonSchema[];
   requestBody?: JsonSchema;
   responses: Record<string, JsonSchema>;
-  /** `[]` on a public endpoint of an API that authenticates. */
+  /** `[]` on a public endpoint of an API where other routes need a caller. */
   security?: Record<string, string[]>[];
 }
 
@@ -86,34 +86,6 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
 }
 
-type ErrorOutcome = (typeof ERROR_OUTCOMES)[number];
-
-/** What the document must know of one endpoint to list the errors it can answer. */
-type Facts = Readonly<Record<'readsBody' | 'validates' | 'authenticates' | 'authorizes' | 'findsItem' | 'negotiates' | 'timesOut', boolean>>;
-
-/** Which error each endpoint can answer, and when: the pipeline's steps as data. */
-const ERROR_RULES: readonly { outcome: ErrorOutcome; when: (facts: Facts) => boolean; description: string }[] = [
-  { outcome: 'badRequest', when: (f) => f.validates || f.readsBody, description: 'the request is invalid: a malformed body or URL, or input that fails its schema (`errors` lists every issue)' },
-  { outcome: 'unauthorized', when: (f) => f.authenticates, description: 'no credentials, or credentials that were not accepted' },
-  { outcome: 'forbidden', when: (f) => f.authorizes, description: 'the caller may not do this, or the item is not theirs' },
-  { outcome: 'notFound', when: (f) => f.findsItem, description: 'no such item, or no such parent item' },
-  { outcome: 'notAcceptable', when: (f) => f.negotiates, description: 'no response format matches `Accept`' },
-  { outcome: 'payloadTooLarge', when: (f) => f.readsBody, description: 'the body is larger than {bodyLimit} bytes' },
-  { outcome: 'unsupportedMediaType', when: (f) => f.readsBody, description: 'the media type, charset or content coding of the body is not accepted' },
-  { outcome: 'internalError', when: () => true, description: 'a fault on the server; `instance` identifies it in the server log' },
-  { outcome: 'timeout', when: (f) => f.timesOut, description: 'the request took longer than the server allows' },
-];
-
-/**
- * The success outcomes of each operation: its own, and `empty` where returning nothing is how a
- * handler says "done" (submit returning undefined, remove returning `true`). A list or read that
- * returns nothing is not documented: a list is an array, a missing read is a 404.
- */
-const SUCCESS_RULES: Readonly<Record<Operation, readonly Outcome[]>> = {
-  list: ['list'], read: ['read'], create: ['create'], submit: ['submit', 'empty'], replace: ['replace'], update: ['update'], remove: ['remove', 'empty'],
-};
-
-const ITEM_OPERATIONS: ReadonlySet<Operation> = new Set(['read', 'replace', 'update', 'remove']);
 /** What a 415 names the accepted media types in (RFC 5789, Linked Data Platform); PUT has none. */
 const ACCEPT_HEADERS: Readonly<Record<string, string>> = { POST: 'Accept-Post', PATCH: 'Accept-Patch' };
 /** Header parameters OpenAPI describes elsewhere (content negotiation and security) and ignores here. */
@@ -148,18 +120,21 @@ const VALIDATION_PROBLEM: JsonSchema = { allOf: [{ $ref: '#/components/schemas/P
 export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = structuredClone({ Problem: PROBLEM, ValidationProblem: VALIDATION_PROBLEM });
   const book = schemaBook(schemas, options.toJsonSchema);
-  const schemes = api.authenticates ? (options.securitySchemes ?? securitySchemeOf(api.challenge)) : undefined;
+  // Security is described when some route needs a caller: a 401 is among its outcomes.
+  const authenticates = api.routes.some((route) => route.outcomes.includes('unauthorized'));
+  const schemes = authenticates ? (options.securitySchemes ?? securitySchemeOf(api.challenge)) : undefined;
   const router = createRouter<RouteInfo>();
   for (const route of api.routes) router.add(route.method, route.path, route);
   const usedIds = new Set<string>();
   const notAllowed = api.policy.decide('methodNotAllowed');
   const paths: OpenApiDocument['paths'] = {};
-  for (const route of router.list()) {
+  for (const { allow, handlers, template } of router.list()) {
     const item: OpenApiDocument['paths'][string] = {
-      description: `Allow: ${route.allow}. Any other method answers ${notAllowed} ${statusText(notAllowed)} with this Allow header.`,
-      'x-allow': route.allow,
+      description: `Allow: ${allow}. Any other method answers ${notAllowed} ${statusText(notAllowed)} with this Allow header.`,
+      'x-allow': allow,
     };
-    for (const { method, path, endpoint } of Object.values(route.handlers) as RouteInfo[]) {
+    for (const route of Object.values(handlers) as RouteInfo[]) {
+      const { method, path, endpoint } = route;
       // Built in the order a reader scans: who, what is sent, then what comes back.
       const operation = { operationId: uniqueId(operationName(endpoint), usedIds) } as OpenApiOperation;
       const name = capitalize(operation.operationId);
@@ -177,11 +152,11 @@ export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenAp
         const schema = endpoint.body === 'unvalidated' ? {} : book.embed(endpoint.body, `${name}Body`);
         operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
       }
-      operation.responses = responsesOf(api, endpoint, factsOf(api, endpoint, path), responseSchema(endpoint, book, `${name}Response`));
+      operation.responses = responsesOf(api, route, responseSchema(endpoint, book, `${name}Response`));
       if (schemes !== undefined && endpoint.public) operation.security = [];
       item[method.toLowerCase() as Lowercase<Method>] = operation;
     }
-    paths[toOpenApiPath(route.template)] = item;
+    paths[toOpenApiPath(template)] = item;
   }
   const document: OpenApiDocument = { openapi: '3.1.0', info: { ...options.info }, paths, components: { schemas } };
   if (options.servers !== undefined) document.servers = options.servers.map((server) => ({ ...server }));
@@ -192,25 +167,6 @@ export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenAp
   return document;
 }
 
-function factsOf(api: Api, endpoint: Endpoint, template: string): Facts {
-  // Settings a later `Api` may expose; read when present so that the document follows them.
-  const { authorizes, timeout } = api as { authorizes?: boolean; timeout?: number };
-  const hasParams = template.includes(':');
-  const rulesRun = !endpoint.public || api.authenticates;
-  return {
-    readsBody: BODY_METHODS.has(endpoint.method) && endpoint.body !== undefined,
-    // Path params are percent-decoded: a malformed escape is a 400 even without a schema. A POST, PUT
-    // or PATCH without a body option refuses a body with a 400.
-    validates: hasParams || endpoint.query !== undefined || endpoint.headers !== undefined || BODY_METHODS.has(endpoint.method),
-    authenticates: api.authenticates && !endpoint.public,
-    // Guards check parents and owners (403 or 404); a list's ownership filter only drops items.
-    authorizes: (rulesRun && (endpoint.authorize.length > 0 || authorizes === true)) || endpoint.guards.length > 0 || (endpoint.filters.length > 0 && endpoint.operation !== 'list'),
-    findsItem: (ITEM_OPERATIONS.has(endpoint.operation) && hasParams) || endpoint.guards.length > 0,
-    negotiates: api.policy.unacceptable === 'reject',
-    timesOut: typeof timeout === 'number',
-  };
-}
-
 /** The schema of a success body, when the endpoint declares one: a list's is an array of its items. */
 function responseSchema(endpoint: Endpoint, book: SchemaBook, name: string): JsonSchema | undefined {
   const { response } = endpoint;
@@ -219,25 +175,28 @@ function responseSchema(endpoint: Endpoint, book: SchemaBook, name: string): Jso
   return response.array ? { type: 'array', items: schema } : schema;
 }
 
-function responsesOf(api: Api, endpoint: Endpoint, facts: Facts, schema: JsonSchema | undefined): Record<string, JsonSchema> {
+function responsesOf(api: Api, route: RouteInfo, schema: JsonSchema | undefined): Record<string, JsonSchema> {
+  const { endpoint } = route;
   const responses: Record<string, JsonSchema> = {};
+  const errors = new Map<number, { reasons: string[]; validation: boolean }>();
   const successContent = Object.fromEntries(api.formats.map((format) => [format.type, schema === undefined ? {} : { schema }]));
-  for (const outcome of SUCCESS_RULES[endpoint.operation]) {
+  for (const outcome of route.outcomes) {
     const status = api.policy.decide(outcome);
+    const meaning = MEANINGS[outcome];
+    if (status >= 400) {
+      const entry = errors.get(status) ?? { reasons: [], validation: false };
+      entry.reasons.push(outcome === 'payloadTooLarge' ? `${meaning} (${api.bodyLimit} bytes)` : meaning);
+      entry.validation ||= outcome === 'badRequest';
+      errors.set(status, entry);
+      continue;
+    }
+    // The operation's own success comes first, so an `empty` that shares its status adds nothing.
     if (responses[status] !== undefined) continue;
-    const response: JsonSchema = { description: outcome === 'empty' ? `${statusText(status)}: done, nothing to send` : statusText(status) };
-    if (!isEmptyBodyStatus(status) && outcome !== 'empty') response.content = successContent;
+    const empty = isEmptyBodyStatus(status) || outcome === 'empty';
+    const response: JsonSchema = { description: `${statusText(status)}: ${empty ? MEANINGS.empty : meaning}` };
+    if (!empty) response.content = successContent;
     if (outcome === 'create') response.headers = { Location: { description: 'The URL of the new item.', schema: { type: 'string', format: 'uri-reference' } } };
     responses[status] = response;
-  }
-  const errors = new Map<number, { reasons: string[]; validation: boolean }>();
-  for (const rule of ERROR_RULES) {
-    if (!rule.when(facts)) continue;
-    const status = api.policy.decide(rule.outcome);
-    const entry = errors.get(status) ?? { reasons: [], validation: false };
-    entry.reasons.push(rule.description.replace('{bodyLimit}', String(api.bodyLimit)));
-    entry.validation ||= rule.outcome === 'badRequest';
-    errors.set(status, entry);
   }
   const problemTypes = new Set(['application/problem+json', ...api.formats.flatMap((format) => (format.problemType === undefined ? [] : [format.problemType]))]);
   for (const [status, { reasons, validation }] of [...errors].sort(([a], [b]) => a - b)) {
@@ -253,8 +212,9 @@ function responsesOf(api: Api, endpoint: Endpoint, facts: Facts, schema: JsonSch
 /** Headers an error carries while its status is the one the pipeline sets them on (a remapped error has none). */
 function errorHeaders(status: number, challenge: string, method: string, consumes: readonly string[]): JsonSchema | undefined {
   const header = (description: string) => ({ description, schema: { type: 'string' } });
-  if (status === 401) return { 'WWW-Authenticate': header(`How to authenticate: ${challenge}`) };
-  const name = status === 415 ? ACCEPT_HEADERS[method] : undefined;
+  const outcome = ERROR_BY_STATUS.get(status);
+  if (outcome === 'unauthorized') return { 'WWW-Authenticate': header(`How to authenticate: ${challenge}`) };
+  const name = outcome === 'unsupportedMediaType' ? ACCEPT_HEADERS[method] : undefined;
   return name === undefined ? undefined : { [name]: header(`The media types accepted: ${consumes.join(', ')}`) };
 }
 

@@ -1,0 +1,140 @@
+/**
+ * The outcome table is the one place where an outcome's status, code and meaning are written: the
+ * policy, the error classes, problem bodies, the docs and each route's recorded outcomes follow it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  BadRequestError,
+  collection,
+  createApi,
+  DEFAULT_STATUSES,
+  endpoint,
+  ERROR_CODES,
+  ERROR_OUTCOMES,
+  ForbiddenError,
+  HttpError,
+  InternalServerError,
+  MEANINGS,
+  MethodNotAllowedError,
+  NotAcceptableError,
+  NotFoundError,
+  OUTCOMES,
+  PayloadTooLargeError,
+  SUCCESS_OUTCOMES,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  type Outcome,
+} from '../../src/index.js';
+
+const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'status-policy.md'), 'utf8');
+const documented = [...page.matchAll(/^\| `(\w+)` \| (\d{3}) \| (?:`(RC_\w+)`)? ?\| (?:`(\w+)`)? ?\|/gm)].map(([, outcome, status, code, errorClass]) => ({
+  outcome,
+  status: Number(status),
+  code,
+  errorClass,
+}));
+
+const CLASSES = {
+  badRequest: new BadRequestError(),
+  unauthorized: new UnauthorizedError(),
+  forbidden: new ForbiddenError(),
+  notFound: new NotFoundError(),
+  methodNotAllowed: new MethodNotAllowedError(['GET']),
+  notAcceptable: new NotAcceptableError(),
+  payloadTooLarge: new PayloadTooLargeError(),
+  unsupportedMediaType: new UnsupportedMediaTypeError(),
+  internalError: new InternalServerError(),
+} satisfies Partial<Record<Outcome, HttpError>>;
+
+describe('the outcome table', () => {
+  it('splits into successes (2xx, no code) and errors (4xx or 5xx, a registered code)', () => {
+    expect([...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES]).toEqual(Object.keys(OUTCOMES));
+    for (const outcome of SUCCESS_OUTCOMES) {
+      expect(OUTCOMES[outcome].status, outcome).toBeGreaterThanOrEqual(200);
+      expect(OUTCOMES[outcome].status, outcome).toBeLessThan(300);
+      expect(OUTCOMES[outcome], outcome).not.toHaveProperty('code');
+    }
+    for (const outcome of ERROR_OUTCOMES) {
+      expect(OUTCOMES[outcome].status, outcome).toBeGreaterThanOrEqual(400);
+      expect(Object.values(ERROR_CODES), outcome).toContain(OUTCOMES[outcome].code);
+    }
+    expect(Object.keys(MEANINGS)).toEqual(Object.keys(OUTCOMES));
+    expect(DEFAULT_STATUSES).toEqual(Object.fromEntries(Object.entries(OUTCOMES).map(([outcome, row]) => [outcome, row.status])));
+  });
+
+  it('gives each error class its status and code, and each problem the title of that status', () => {
+    for (const [outcome, error] of Object.entries(CLASSES)) {
+      const row = OUTCOMES[outcome as keyof typeof CLASSES];
+      expect(error.toProblem(), outcome).toMatchObject({ status: row.status, code: row.code, type: 'about:blank' });
+      expect(error.name, outcome).toMatch(/Error$/);
+      expect(error).toBeInstanceOf(HttpError);
+    }
+    expect(new NotFoundError('No user 7').toProblem()).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No user 7' });
+    expect(new NotFoundError().name).toBe('NotFoundError');
+    expect(new HttpError(503).code).toBe(OUTCOMES.timeout.code);
+    expect(new HttpError(418).code).toBe('RC_HTTP_418');
+  });
+
+  it('is the table docs/status-policy.md shows, row for row', () => {
+    const classes = new Map(Object.entries(CLASSES).map(([outcome, error]) => [outcome, error.name]));
+    expect(documented).toEqual(
+      Object.entries(OUTCOMES).map(([outcome, row]) => ({ outcome, status: row.status, code: 'code' in row ? row.code : undefined, errorClass: classes.get(outcome) })),
+    );
+  });
+});
+
+describe('the outcomes a route records', () => {
+  const body = z.object({ title: z.string() });
+  const notes = collection('notes', {
+    item: z.object({ id: z.number(), title: z.string(), ownerId: z.number() }),
+    id: z.coerce.number(),
+    body,
+    patch: body.partial(),
+    owner: (note, principal) => note.ownerId === (principal as { id: number }).id,
+    list: () => [],
+    read: () => undefined,
+    create: (ctx) => ({ id: 1, ownerId: 1, ...ctx.body }),
+    update: () => undefined,
+    remove: () => true,
+  });
+  const outcomesOf = (api: ReturnType<typeof createApi>, method: string, path: string) => api.routes.find((route) => route.method === method && route.path === path)!.outcomes;
+
+  it('lists what each step and operation can answer, in the order of the table', () => {
+    const api = createApi({ resources: [notes], authenticate: () => ({ id: 1 }), timeout: false });
+    expect(outcomesOf(api, 'GET', '/notes')).toEqual(['list', 'badRequest', 'unauthorized', 'notAcceptable', 'internalError']);
+    expect(outcomesOf(api, 'GET', '/notes/:id')).toEqual(['read', 'badRequest', 'unauthorized', 'forbidden', 'notFound', 'notAcceptable', 'internalError']);
+    expect(outcomesOf(api, 'POST', '/notes')).toEqual(['create', 'badRequest', 'unauthorized', 'notAcceptable', 'payloadTooLarge', 'unsupportedMediaType', 'internalError']);
+    expect(outcomesOf(api, 'DELETE', '/notes/:id')).toEqual(['remove', 'empty', 'badRequest', 'unauthorized', 'forbidden', 'notFound', 'notAcceptable', 'internalError']);
+  });
+
+  it('follows the API: no authentication, no 401 and no 400 for credentials; a deadline, a 503', () => {
+    const api = createApi({ endpoints: [endpoint('GET', '/health', { handle: () => ({ ok: true }) }), endpoint('POST', '/searches', { handle: () => undefined })] });
+    expect(outcomesOf(api, 'GET', '/health')).toEqual(['read', 'notAcceptable', 'internalError', 'timeout']);
+    // A POST without a body option refuses a body with a 400, and answers nothing with 204.
+    expect(outcomesOf(api, 'POST', '/searches')).toEqual(['submit', 'empty', 'badRequest', 'notAcceptable', 'internalError', 'timeout']);
+  });
+
+  it('every status the route answers is one of its outcomes', async () => {
+    const api = createApi({ resources: [notes], authenticate: (request) => (request.headers?.authorization === 'Bearer 1' ? { id: 1 } : undefined), timeout: false, onError: () => {} });
+    const statuses = (method: string, path: string) => new Set(outcomesOf(api, method, path).map((outcome) => api.policy.decide(outcome)));
+    const requests = [
+      { method: 'GET', url: '/notes/1', headers: { authorization: 'Bearer 1' } },
+      { method: 'GET', url: '/notes/abc', headers: { authorization: 'Bearer 1' } },
+      { method: 'GET', url: '/notes/1' },
+      { method: 'GET', url: '/notes/1', headers: { authorization: 'Bearer 1', accept: 'image/png' } },
+      { method: 'GET', url: '/notes/1', headers: { authorization: 'Bearer 1, Bearer 2' } },
+      { method: 'DELETE', url: '/notes/1', headers: { authorization: 'Bearer 1' } },
+      { method: 'POST', url: '/notes', headers: { authorization: 'Bearer 1', 'content-type': 'text/plain' }, body: 'hi' },
+      { method: 'POST', url: '/notes', headers: { authorization: 'Bearer 1', 'content-type': 'application/json' }, body: '{"title":1}' },
+      { method: 'POST', url: '/notes', headers: { authorization: 'Bearer 1', 'content-type': 'application/json' }, body: '{"title":"a"}' },
+    ];
+    for (const request of requests) {
+      const response = await api.handle(request);
+      const template = request.url === '/notes' ? '/notes' : '/notes/:id';
+      expect(statuses(request.method, template), `${request.method} ${request.url}: ${response.status}`).toContain(response.status);
+    }
+  });
+});
