@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expressHandler, toExpress } from '../../src/adapters/express.js';
 import type { Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
-import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
+import { BODY_LIMIT, fixtureApi, handlerOptions } from '../fixture/api.js';
+import { expectProblem } from '../helpers/problem.js';
 
 type Express = typeof express;
 
@@ -41,7 +42,7 @@ export function runExpressSuite(name: string, express: Express): void {
   );
 
   describe(`${name} specifics`, () => {
-    const fixture = createFixture();
+    const fixture = fixtureApi();
     let server: MountedServer;
     let seenByHost: { url: string; originalUrl: string } | undefined;
 
@@ -86,8 +87,8 @@ export function runExpressSuite(name: string, express: Express): void {
   });
 
   describe(`${name} with and without express.json() before it`, () => {
-    const plain = createFixture();
-    const parsed = createFixture();
+    const plain = fixtureApi();
+    const parsed = fixtureApi();
     let plainServer: MountedServer;
     let parsedServer: MountedServer;
 
@@ -136,7 +137,7 @@ export function runExpressSuite(name: string, express: Express): void {
   });
 
   describe(`${name} expressHandler`, () => {
-    const fixture = createFixture();
+    const fixture = fixtureApi();
     let server: MountedServer;
     const hostErrors: unknown[] = [];
 
@@ -163,19 +164,15 @@ export function runExpressSuite(name: string, express: Express): void {
     });
 
     it('a handler that returns undefined is 404', async () => {
-      const answer = await call(server, 'GET', '/people/404', { token: 'bob' });
-      expect(answer.status).toBe(404);
-      expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expectProblem(await call(server, 'GET', '/people/404', { token: 'bob' }), { status: 404, code: 'RC_NOT_FOUND' });
     });
 
     it('an invalid param or body is 400 with errors, from the raw stream or from express.json()', async () => {
-      const param = await call(server, 'GET', '/people/zero', { token: 'bob' });
-      expect(param.status).toBe(400);
-      expect(JSON.parse(param.text).errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
+      const param = expectProblem(await call(server, 'GET', '/people/zero', { token: 'bob' }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(param.errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
       for (const path of ['/people', '/parsed-people']) {
-        const body = await call(server, 'POST', path, { token: 'bob', type: 'application/json', body: '{"name":""}' });
-        expect(body.status).toBe(400);
-        expect(JSON.parse(body.text).errors).toHaveLength(2);
+        const body = expectProblem(await call(server, 'POST', path, { token: 'bob', type: 'application/json', body: '{"name":""}' }), { status: 400, code: 'RC_INVALID_INPUT' });
+        expect(body.errors).toHaveLength(2);
       }
     });
 
@@ -186,10 +183,9 @@ export function runExpressSuite(name: string, express: Express): void {
     });
 
     it('a failing handler is a masked 500 that never reaches the host error handler', async () => {
-      const answer = await call(server, 'GET', '/failures', { token: 'bob' });
-      expect(answer.status).toBe(500);
-      expect(answer.text).not.toContain(SECRET);
-      expect(JSON.parse(answer.text).instance).toMatch(/^urn:uuid:/);
+      // expectProblem also checks that the answer does not hold the fixture's secret.
+      const problem = expectProblem(await call(server, 'GET', '/failures', { token: 'bob' }), { status: 500, code: 'RC_INTERNAL' });
+      expect(problem.instance).toMatch(/^urn:uuid:/);
       expect(hostErrors).toEqual([]);
     });
   });

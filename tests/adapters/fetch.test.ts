@@ -4,12 +4,12 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toFetch } from '../../src/adapters/fetch.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
-import { BODY_LIMIT, createFixture } from './fixture-api.js';
+import { BODY_LIMIT, fixtureApi } from '../fixture/api.js';
 
 runAdapterSuite('fetch', (api) => listen(createAdaptorServer({ fetch: toFetch(api) }) as Server), { prefix: 'basePath' });
 
 describe('fetch specifics', () => {
-  const fixture = createFixture();
+  const fixture = fixtureApi();
   const handle = toFetch(fixture.api);
   const alice = { authorization: 'Bearer alice' };
 
@@ -66,7 +66,7 @@ describe('fetch specifics', () => {
 });
 
 describe('fetch inside a Hono app', () => {
-  const fixture = createFixture({ basePath: '/api' });
+  const fixture = fixtureApi({ basePath: '/api' });
   let server: MountedServer;
 
   beforeAll(async () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeHandler, toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint, type Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
-import { BODY_LIMIT, createFixture, handlerOptions, SECRET } from './fixture-api.js';
+import { BODY_LIMIT, bearer, fixtureApi, handlerOptions } from '../fixture/api.js';
+import { answerOf, expectProblem } from '../helpers/problem.js';
 
 const run = promisify(execFile);
 
@@ -35,7 +36,7 @@ function rawExchange(baseUrl: string, chunks: string[], options: { destroyAfterW
 }
 
 describe('node specifics', () => {
-  const fixture = createFixture();
+  const fixture = fixtureApi();
   let server: MountedServer;
   const unhandled: unknown[] = [];
   const onUnhandled = (error: unknown) => unhandled.push(error);
@@ -104,7 +105,7 @@ describe('node specifics', () => {
 
 describe('toNodeListener options', () => {
   it('fallback serves paths the API does not know', async () => {
-    const fixture = createFixture();
+    const fixture = fixtureApi();
     const server = await listen(
       http.createServer(
         toNodeListener(fixture.api, {
@@ -126,7 +127,7 @@ describe('toNodeListener options', () => {
   });
 
   it('an Api object from elsewhere (a wrapper that caches responses) is served through its respond, and its cache stays as it was', async () => {
-    const fixture = createFixture();
+    const fixture = fixtureApi();
     const cached = await fixture.api.handle({ method: 'GET', url: '/health' });
     const before = structuredClone(cached);
     // The contract: every response respond gives is the caller's own, headers included.
@@ -176,7 +177,7 @@ describe('toNodeListener options', () => {
 });
 
 describe('node:http2 compatibility API', () => {
-  const fixture = createFixture();
+  const fixture = fixtureApi();
   const server = http2.createServer(toNodeListener(fixture.api));
   let session: http2.ClientHttp2Session;
 
@@ -218,7 +219,7 @@ describe('node:http2 compatibility API', () => {
 });
 
 describe('nodeHandler', () => {
-  const fixture = createFixture();
+  const fixture = fixtureApi();
   let server: MountedServer;
 
   beforeAll(async () => {
@@ -236,34 +237,28 @@ describe('nodeHandler', () => {
   });
   afterAll(() => server.close());
 
-  const bob = { authorization: 'Bearer bob' };
+  const bob = bearer('bob');
 
   it('reads with the params of the caller’s router, and answers 404 when the handler returns undefined', async () => {
     const found = await fetch(`${server.baseUrl}/people/2`, { headers: bob });
     expect(found.status).toBe(200);
     expect(await found.json()).toEqual({ id: 2, name: 'Bob', email: 'bob@example.com' });
-    const missing = await fetch(`${server.baseUrl}/people/404`, { headers: bob });
-    expect(missing.status).toBe(404);
-    expect(missing.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expectProblem(await answerOf(await fetch(`${server.baseUrl}/people/404`, { headers: bob })), { status: 404, code: 'RC_NOT_FOUND' });
   });
 
   it('an invalid param or body is 400 with errors; a valid body is 201', async () => {
-    const param = await fetch(`${server.baseUrl}/people/zero`, { headers: bob });
-    expect(param.status).toBe(400);
-    expect((await param.json()).errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
+    const param = expectProblem(await answerOf(await fetch(`${server.baseUrl}/people/zero`, { headers: bob })), { status: 400, code: 'RC_INVALID_INPUT' });
+    expect(param.errors).toEqual([expect.objectContaining({ in: 'path', pointer: '#/id' })]);
     const invalid = await fetch(`${server.baseUrl}/people`, { method: 'POST', headers: { ...bob, 'content-type': 'application/json' }, body: '{"name":""}' });
-    expect(invalid.status).toBe(400);
-    expect((await invalid.json()).errors).toHaveLength(2);
+    expect(expectProblem(await answerOf(invalid), { status: 400, code: 'RC_INVALID_INPUT' }).errors).toHaveLength(2);
     const created = await fetch(`${server.baseUrl}/people`, { method: 'POST', headers: { ...bob, 'content-type': 'application/json' }, body: '{"name":"Dan","email":"dan@example.com"}' });
     expect(created.status).toBe(201);
   });
 
   it('a failing handler is a masked 500', async () => {
-    const response = await fetch(`${server.baseUrl}/anything`, { headers: bob });
-    expect(response.status).toBe(500);
-    const text = await response.text();
-    expect(text).not.toContain(SECRET);
-    expect(JSON.parse(text).instance).toMatch(/^urn:uuid:/);
+    // expectProblem also checks that the answer does not hold the fixture's secret.
+    const problem = expectProblem(await answerOf(await fetch(`${server.baseUrl}/anything`, { headers: bob })), { status: 500, code: 'RC_INTERNAL' });
+    expect(problem.instance).toMatch(/^urn:uuid:/);
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createApi, createEndpointHandler, createStatusPolicy, endpoint, HttpError, NotFoundError, type ErrorInfo } from '../../src/index.js';
 import { callEndpoint, createTestClient, createTestContext } from '../../src/testing.js';
+import { expectProblem } from '../helpers/problem.js';
 
 const SECRET = 'sk_live_SECRET_4242';
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
@@ -50,10 +51,9 @@ describe('routing outcomes', () => {
 
   it('answers an unknown path with 404 and a problem body', async () => {
     const response = await api.handle({ method: 'GET', url: '/api/orders' });
-    expect(response.status).toBe(404);
+    // expectProblem also checks that the payload is the body, as JSON.
+    expectProblem(response, { status: 404, code: 'RC_NOT_FOUND', detail: 'No resource matches this path', exact: true });
     expect(response.headers).toEqual({ 'content-type': PROBLEM_JSON });
-    expect(response.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No resource matches this path' });
-    expect(JSON.parse(response.payload as string)).toEqual(response.body);
   });
 
   it('answers a path outside basePath with 404', async () => {
@@ -63,10 +63,7 @@ describe('routing outcomes', () => {
   it('answers a known path with another method (even one named like an inherited key) 405 and the exact Allow', async () => {
     for (const method of ['DELETE', 'PUT', 'PATCH', 'get', 'BREW', '__proto__', 'constructor', 'toString']) {
       const response = await api.handle({ method, url: '/api/users' });
-      expect(response.status).toBe(405);
-      expect(response.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
-      expect(response.headers['content-type']).toBe(PROBLEM_JSON);
-      expect(response.body).toMatchObject({ status: 405, title: 'Method Not Allowed', code: 'RC_METHOD_NOT_ALLOWED' });
+      expectProblem(response, { status: 405, code: 'RC_METHOD_NOT_ALLOWED', headers: { allow: 'GET, HEAD, POST, OPTIONS' } });
     }
   });
 
@@ -341,9 +338,8 @@ describe('steps that wait and steps that do not', () => {
       ],
     });
     const denied = await api.handle({ method: 'GET', url: '/denied' });
-    expect(denied.status).toBe(403);
+    expectProblem(denied, { status: 403, code: 'RC_FORBIDDEN' });
     expect(denied.headers).toEqual({ 'content-type': PROBLEM_JSON });
-    expect(denied.body).toMatchObject({ title: 'Forbidden', status: 403, code: 'RC_FORBIDDEN' });
     const broken = await api.handle({ method: 'GET', url: '/broken' });
     expect(broken.status).toBe(500);
     expect(broken.headers).toEqual({ 'content-type': PROBLEM_JSON });

@@ -11,6 +11,7 @@ import {
   readBody,
   type BodyRules,
 } from '../../src/core/body.js';
+import { expectProblem } from '../helpers/problem.js';
 
 const encoder = new TextEncoder();
 const SECRET = 'hunter2';
@@ -53,11 +54,6 @@ function send(target: Api, body: unknown, headers: HeaderRecord = { 'content-typ
   return target.handle({ method, url, headers, body });
 }
 
-function expectProblem(response: ApiResponse, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-  expect((response.body as { code: string }).code).toBe(code);
-}
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -78,7 +74,7 @@ describe.each(FORMS)('a body given as %s', (form, make) => {
 
   it('an empty body where the schema needs one is a 400', async () => {
     const response = await send(api, make(''));
-    expectProblem(response, 400, 'RC_MALFORMED_BODY');
+    expectProblem(response, { status: 400, code: 'RC_MALFORMED_BODY' });
     expect((response.body as { detail: string }).detail).toBe('The request needs a body');
   });
 
@@ -91,7 +87,7 @@ describe.each(FORMS)('a body given as %s', (form, make) => {
   ])('%s is a 400, and Object.prototype stays clean', async (_, text) => {
     const before = reached;
     const response = await send(api, make(text));
-    expectProblem(response, 400, 'RC_FORBIDDEN_KEY');
+    expectProblem(response, { status: 400, code: 'RC_FORBIDDEN_KEY' });
     expect(reached).toBe(before);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
@@ -105,36 +101,36 @@ describe.each(FORMS)('a body given as %s', (form, make) => {
 
   it('nesting up to maxDepth (64) passes; one level more is a 400', async () => {
     expect((await send(api, make(nested(64)))).status).toBe(200);
-    expectProblem(await send(api, make(nested(65))), 400, 'RC_TOO_DEEP');
+    expectProblem(await send(api, make(nested(65))), { status: 400, code: 'RC_TOO_DEEP' });
   });
 
   it('a body nested 10,000 deep is a 400, not a stack overflow', async () => {
-    expectProblem(await send(api, make(nested(10_000))), 400, 'RC_TOO_DEEP');
-    expectProblem(await send(apiWith({ maxDepth: 20_000 }), make('{"a":'.repeat(10_000) + '{"__proto__":{}}' + '}'.repeat(10_000))), 400, 'RC_FORBIDDEN_KEY');
+    expectProblem(await send(api, make(nested(10_000))), { status: 400, code: 'RC_TOO_DEEP' });
+    expectProblem(await send(apiWith({ maxDepth: 20_000 }), make('{"a":'.repeat(10_000) + '{"__proto__":{}}' + '}'.repeat(10_000))), { status: 400, code: 'RC_FORBIDDEN_KEY' });
   });
 
   it('maxDepth is configurable', async () => {
     const shallow = apiWith({ maxDepth: 3 });
     expect((await send(shallow, make('{"a":{"b":{}}}'))).status).toBe(200);
-    expectProblem(await send(shallow, make('{"a":{"b":{"c":{}}}}')), 400, 'RC_TOO_DEEP');
+    expectProblem(await send(shallow, make('{"a":{"b":{"c":{}}}}')), { status: 400, code: 'RC_TOO_DEEP' });
   });
 
   it('a Content-Length past the limit is a 413', async () => {
     const response = await send(apiWith({ bodyLimit: 16 }), make('"€€€€€"'), { 'content-type': 'application/json', 'content-length': '17' });
-    expectProblem(response, 413, 'RC_PAYLOAD_TOO_LARGE');
+    expectProblem(response, { status: 413, code: 'RC_PAYLOAD_TOO_LARGE' });
   });
 
   // The limit counts bytes, not characters: ["€€€€€"] is 9 characters but 19 bytes.
   it('without Content-Length, 19 bytes in 9 characters are past an 18-byte limit', async () => {
     const limited = apiWith({ bodyLimit: 18 });
     expect((await send(limited, make('["€€€€"]'))).status).toBe(200);
-    expectProblem(await send(limited, make('["€€€€€"]')), 413, 'RC_PAYLOAD_TOO_LARGE');
+    expectProblem(await send(limited, make('["€€€€€"]')), { status: 413, code: 'RC_PAYLOAD_TOO_LARGE' });
   });
 
   // Regression: the limit check once allocated `new Uint8Array(contentLength)`, a 500 (RangeError) or gigabytes of memory.
   it('a Content-Length of 5 GB is a 413 at once', async () => {
     const response = await send(api, make('{}'), { 'content-type': 'application/json', 'content-length': '5000000000' });
-    expectProblem(response, 413, 'RC_PAYLOAD_TOO_LARGE');
+    expectProblem(response, { status: 413, code: 'RC_PAYLOAD_TOO_LARGE' });
   });
 
   it.each([
@@ -168,13 +164,13 @@ describe.each(FORMS)('a body given as %s', (form, make) => {
     'hasOwnProperty/valueOf',
   ])('Content-Type %j is a 415 with Accept-Post', async (contentType) => {
     const response = await send(api, make('{"a":1}'), { 'content-type': contentType });
-    expectProblem(response, 415, 'RC_UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(response, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE' });
     expect(response.headers['accept-post']).toBe('application/json');
   });
 
   it.each(['latin1', 'utf-16', '""', 'utf-8; charset=iso-8859-1'])('charset=%s is a 415', async (charset) => {
     const response = await send(api, make('{"a":1}'), { 'content-type': `application/json; charset=${charset}` });
-    expectProblem(response, 415, 'RC_UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(response, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE' });
     expect((response.body as { detail: string }).detail).toBe('The body must be encoded as UTF-8');
   });
 
@@ -201,7 +197,7 @@ describe('raw bodies only', () => {
 
   it.each(RAW_FORMS)('malformed JSON as %s is a 400 that does not quote the body', async (_, make) => {
     const response = await send(api, make(`{"password": "${SECRET}",}`));
-    expectProblem(response, 400, 'RC_MALFORMED_BODY');
+    expectProblem(response, { status: 400, code: 'RC_MALFORMED_BODY' });
     expect((response.body as { detail: string }).detail).toBe('The body is not valid JSON');
     expect(String(response.payload)).not.toContain(SECRET);
   });
@@ -214,7 +210,7 @@ describe('raw bodies only', () => {
   ])('%s is a 400, as bytes and as chunks', async (_, bytes) => {
     for (const body of [new Uint8Array(bytes), chunksOf(new Uint8Array(bytes), 1)]) {
       const response = await send(api, body);
-      expectProblem(response, 400, 'RC_MALFORMED_BODY');
+      expectProblem(response, { status: 400, code: 'RC_MALFORMED_BODY' });
       expect((response.body as { detail: string }).detail).toBe('The body is not valid UTF-8');
     }
   });
@@ -233,7 +229,7 @@ describe('raw bodies only', () => {
       }
     }
     const response = await send(apiWith({ bodyLimit: 1024 }), endless());
-    expectProblem(response, 413, 'RC_PAYLOAD_TOO_LARGE');
+    expectProblem(response, { status: 413, code: 'RC_PAYLOAD_TOO_LARGE' });
     expect(pulled).toBe(11);
     expect(closed).toBe(true);
   });
@@ -244,12 +240,12 @@ describe('raw bodies only', () => {
       yield '€€€€€';
       yield '"';
     }
-    expectProblem(await send(apiWith({ bodyLimit: 16 }), chunks()), 413, 'RC_PAYLOAD_TOO_LARGE');
+    expectProblem(await send(apiWith({ bodyLimit: 16 }), chunks()), { status: 413, code: 'RC_PAYLOAD_TOO_LARGE' });
   });
 
   it('a raw body without Content-Type is a 415', async () => {
     const response = await send(api, '{"a":1}', {});
-    expectProblem(response, 415, 'RC_UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(response, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE' });
     expect((response.body as { detail: string }).detail).toBe('The body needs a Content-Type');
   });
 });
@@ -257,13 +253,13 @@ describe('raw bodies only', () => {
 describe('pre-parsed bodies only', () => {
   it('an object whose prototype a parser replaced from "__proto__" is a 400', async () => {
     for (const body of [{ __proto__: { admin: true }, name: 'x' }, { list: [Object.assign(Object.create({ admin: true }) as object, { a: 1 })] }]) {
-      expectProblem(await send(api, body), 400, 'RC_FORBIDDEN_KEY');
+      expectProblem(await send(api, body), { status: 400, code: 'RC_FORBIDDEN_KEY' });
     }
   });
 
   it('a prototype that claims a constructor is still caught', async () => {
     const planted = Object.create({ constructor: 'x', admin: true }) as object;
-    expectProblem(await send(api, planted), 400, 'RC_FORBIDDEN_KEY');
+    expectProblem(await send(api, planted), { status: 400, code: 'RC_FORBIDDEN_KEY' });
   });
 
   it('null-prototype objects and class instances are fine', async () => {

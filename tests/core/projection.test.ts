@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileProjection } from '../../src/core/projection.js';
-import type { StandardResult, StandardSchema } from '../../src/core/standard-schema.js';
+import type { StandardResult, StandardSchema } from '../../src/index.js';
 
 /** A Standard Schema that hands out a fixed JSON Schema, for keywords no library writes. */
 function fromJsonSchema(json: Record<string, unknown>): StandardSchema {

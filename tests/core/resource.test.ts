@@ -1,95 +1,31 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { collection, createApi, createStatusPolicy, endpoint, NotFoundError, type Api } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, endpoint, NotFoundError, type StatusPolicy } from '../../src/index.js';
 import { createTestClient } from '../../src/testing.js';
+import { CALLERS, fixtureApi, type Fixture } from '../fixture/api.js';
+import { expectProblem } from '../helpers/problem.js';
 
-interface User {
-  id: number;
-  name: string;
-}
-interface Order {
-  id: number;
-  userId: number;
-  item: string;
-}
-
-const NewUser = z.object({ name: z.string().min(1) });
-const UserPatch = NewUser.partial();
-const NewOrder = z.object({ item: z.string() });
-
-function makeStore() {
-  return {
-    users: new Map<number, User>([
-      [1, { id: 1, name: 'Ada' }],
-      [2, { id: 2, name: 'Grace' }],
-    ]),
-    orders: new Map<number, Order>([[10, { id: 10, userId: 1, item: 'book' }]]),
-    nextUserId: 3,
-    nextOrderId: 11,
-    calls: [] as string[],
-  };
-}
-
-function makeApi(store: ReturnType<typeof makeStore>, options: Parameters<typeof createApi>[0] = {}): Api {
-  const users = collection('users', {
-    id: z.coerce.number().int().positive(),
-    body: NewUser,
-    patch: UserPatch,
-    list: () => [...store.users.values()],
-    read: (ctx) => store.users.get(ctx.params.id),
-    create: (ctx) => {
-      const user = { id: store.nextUserId++, ...ctx.body };
-      store.users.set(user.id, user);
-      return user;
-    },
-    replace: (ctx) => {
-      if (!store.users.has(ctx.params.id)) return undefined;
-      const user = { id: ctx.params.id, ...ctx.body };
-      store.users.set(user.id, user);
-      return user;
-    },
-    update: (ctx) => {
-      const user = store.users.get(ctx.params.id);
-      if (user === undefined) return undefined;
-      const updated = { ...user, ...ctx.body } as User;
-      store.users.set(user.id, updated);
-      return updated;
-    },
-    remove: (ctx) => {
-      const user = store.users.get(ctx.params.id);
-      store.users.delete(ctx.params.id);
-      return user;
-    },
-  });
-  users.collection('orders', {
-    id: z.coerce.number().int(),
-    body: NewOrder,
-    list: (ctx) => {
-      store.calls.push('orders.list');
-      return [...store.orders.values()].filter((order) => order.userId === ctx.params.userId);
-    },
-    read: (ctx) => {
-      store.calls.push('orders.read');
-      const order = store.orders.get(ctx.params.id);
-      return order?.userId === ctx.params.userId ? order : undefined;
-    },
-    create: (ctx) => {
-      store.calls.push('orders.create');
-      const order = { id: store.nextOrderId++, userId: ctx.params.userId, ...ctx.body };
-      store.orders.set(order.id, order);
-      return order;
-    },
-  });
+/**
+ * The shared users/orders fixture below /api/v1, every request made as the admin (its access rules are
+ * not what these tests are about), with a search endpoint that submits, and the handlers that ran.
+ */
+function usersApi(calls: string[] = [], policy?: StatusPolicy): Fixture {
   const search = endpoint('POST', '/searches', { operation: 'submit', body: 'unvalidated', handle: () => ({ hits: [] }) });
-  return createApi({ basePath: '/api/v1', resources: [users], endpoints: [search], ...options });
+  return fixtureApi({
+    basePath: '/api/v1',
+    authenticate: () => CALLERS.admin,
+    endpoints: [search],
+    onCall: (call) => calls.push(call.endpoint),
+    policy,
+  });
 }
 
 describe('collection: the six operations', () => {
-  let store: ReturnType<typeof makeStore>;
+  let store: Fixture['store'];
   let client: ReturnType<typeof createTestClient>;
   beforeEach(() => {
-    store = makeStore();
-    client = createTestClient(makeApi(store));
+    const fixture = usersApi();
+    store = fixture.store;
+    client = createTestClient(fixture.api);
   });
 
   it('list answers 200 with the list', async () => {
@@ -97,62 +33,54 @@ describe('collection: the six operations', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.body).toEqual([
-      { id: 1, name: 'Ada' },
-      { id: 2, name: 'Grace' },
+      { id: 1, name: 'Alice', email: 'alice@example.com' },
+      { id: 2, name: 'Bob', email: 'bob@example.com' },
     ]);
   });
 
   it('read answers 200 with the item, and 404 for an unknown id', async () => {
-    expect(await client.get('/api/v1/users/1')).toMatchObject({ status: 200, body: { id: 1, name: 'Ada' } });
-    const missing = await client.get('/api/v1/users/99');
-    expect(missing.status).toBe(404);
-    expect(missing.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(missing.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' });
+    expect(await client.get('/api/v1/users/1')).toMatchObject({ status: 200, body: { id: 1, name: 'Alice', email: 'alice@example.com' } });
+    expectProblem(await client.get('/api/v1/users/99'), { status: 404, code: 'RC_NOT_FOUND', exact: true });
   });
 
   it('create answers 201 with the item and a Location naming it', async () => {
-    const response = await client.post('/api/v1/users', { body: { name: 'Linus' } });
+    const response = await client.post('/api/v1/users', { body: { name: 'Linus', email: 'linus@example.com' } });
     expect(response.status).toBe(201);
     expect(response.headers.location).toBe('/api/v1/users/3');
-    expect(response.body).toEqual({ id: 3, name: 'Linus' });
-    expect(store.users.get(3)).toEqual({ id: 3, name: 'Linus' });
+    expect(response.body).toEqual({ id: 3, name: 'Linus', email: 'linus@example.com' });
+    expect(store.users.get(3)).toEqual({ id: 3, name: 'Linus', email: 'linus@example.com' });
   });
 
   it('replace and update answer 200, and 404 for an unknown id', async () => {
-    expect(await client.put('/api/v1/users/1', { body: { name: 'Ada L.' } })).toMatchObject({ status: 200, body: { id: 1, name: 'Ada L.' } });
-    expect(await client.patch('/api/v1/users/2', { body: { name: 'G. Hopper' } })).toMatchObject({ status: 200, body: { id: 2, name: 'G. Hopper' } });
-    expect((await client.put('/api/v1/users/99', { body: { name: 'x' } })).status).toBe(404);
+    expect(await client.put('/api/v1/users/1', { body: { name: 'Alice L.', email: 'alice.l@example.com' } })).toMatchObject({ status: 200, body: { id: 1, name: 'Alice L.', email: 'alice.l@example.com' } });
+    expect(await client.patch('/api/v1/users/2', { body: { name: 'Robert' } })).toMatchObject({ status: 200, body: { id: 2, name: 'Robert', email: 'bob@example.com' } });
+    expect((await client.put('/api/v1/users/99', { body: { name: 'x', email: 'x@example.com' } })).status).toBe(404);
     expect((await client.patch('/api/v1/users/99', { body: { name: 'x' } })).status).toBe(404);
   });
 
   it('remove answers 200 with the removed item, and 404 for an unknown id', async () => {
-    expect(await client.delete('/api/v1/users/2')).toMatchObject({ status: 200, body: { id: 2, name: 'Grace' } });
+    expect(await client.delete('/api/v1/users/2')).toMatchObject({ status: 200, body: { id: 2, name: 'Bob', email: 'bob@example.com' } });
     expect(store.users.has(2)).toBe(false);
-    const again = await client.delete('/api/v1/users/2');
-    expect(again.status).toBe(404);
-    expect(again.body).toMatchObject({ status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await client.delete('/api/v1/users/2'), { status: 404, code: 'RC_NOT_FOUND' });
   });
 
   it('remove answers 204 without a body under the 204 policy', async () => {
-    const api = makeApi(store, { policy: createStatusPolicy({ remove: 204 }) });
+    const { api } = usersApi([], createStatusPolicy({ remove: 204 }));
     const response = await api.handle({ method: 'DELETE', url: '/api/v1/users/1' });
     expect(response).toEqual({ status: 204, headers: {}, body: undefined, payload: undefined });
   });
 
   it('an id that fails its schema is a 400 that points at the id', async () => {
-    const response = await client.get('/api/v1/users/abc');
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'RC_INVALID_INPUT', errors: [{ in: 'path', pointer: '#/id' }] });
+    const problem = expectProblem(await client.get('/api/v1/users/abc'), { status: 400, code: 'RC_INVALID_INPUT' });
+    expect(problem).toMatchObject({ errors: [{ in: 'path', pointer: '#/id' }] });
   });
 
   it('an undeclared operation is a 405 with the exact Allow', async () => {
     const onCollection = await client.put('/api/v1/users', { body: { name: 'x' } });
     expect(onCollection.status).toBe(405);
     expect(onCollection.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
-    const onOrders = await client.delete('/api/v1/users/1/orders/10');
-    expect(onOrders.status).toBe(405);
-    expect(onOrders.headers.allow).toBe('GET, HEAD, OPTIONS');
-    expect(onOrders.body).toMatchObject({ status: 405, code: 'RC_METHOD_NOT_ALLOWED' });
+    const onOrders = await client.delete('/api/v1/users/1/orders/1');
+    expectProblem(onOrders, { status: 405, code: 'RC_METHOD_NOT_ALLOWED', headers: { allow: 'GET, HEAD, OPTIONS' } });
   });
 
   it('a POST that submits answers 200, not 201', async () => {
@@ -180,32 +108,34 @@ describe('collection: Location of a created item', () => {
 });
 
 describe('nested collections', () => {
-  let store: ReturnType<typeof makeStore>;
+  let store: Fixture['store'];
+  let calls: string[];
   let client: ReturnType<typeof createTestClient>;
   beforeEach(() => {
-    store = makeStore();
-    client = createTestClient(makeApi(store));
+    calls = [];
+    const fixture = usersApi(calls);
+    store = fixture.store;
+    client = createTestClient(fixture.api);
   });
 
   it('serves /users/:userId/orders and /users/:userId/orders/:id', async () => {
-    expect(await client.get('/api/v1/users/1/orders')).toMatchObject({ status: 200, body: [{ id: 10, userId: 1, item: 'book' }] });
-    expect(await client.get('/api/v1/users/1/orders/10')).toMatchObject({ status: 200, body: { id: 10, item: 'book' } });
-    const created = await client.post('/api/v1/users/2/orders', { body: { item: 'pen' } });
+    expect(await client.get('/api/v1/users/1/orders')).toMatchObject({ status: 200, body: [{ id: 1, userId: 1, item: 'book', quantity: 1 }] });
+    expect(await client.get('/api/v1/users/1/orders/1')).toMatchObject({ status: 200, body: { id: 1, item: 'book' } });
+    const created = await client.post('/api/v1/users/2/orders', { body: { item: 'pen', quantity: 1 } });
     expect(created.status).toBe(201);
-    expect(created.headers.location).toBe('/api/v1/users/2/orders/11');
+    expect(created.headers.location).toBe('/api/v1/users/2/orders/3');
   });
 
-  it('answers 404 under a parent that does not exist, before any orders handler runs', async () => {
+  it('answers 404 under a parent that does not exist, before any handler runs', async () => {
     for (const response of [
       await client.get('/api/v1/users/99/orders'),
-      await client.get('/api/v1/users/99/orders/10'),
-      await client.post('/api/v1/users/99/orders', { body: { item: 'pen' } }),
+      await client.get('/api/v1/users/99/orders/1'),
+      await client.post('/api/v1/users/99/orders', { body: { item: 'pen', quantity: 1 } }),
     ]) {
-      expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ code: 'RC_NOT_FOUND' });
+      expectProblem(response, { status: 404, code: 'RC_NOT_FOUND' });
     }
-    expect(store.calls).toEqual([]);
-    expect(store.orders.size).toBe(1);
+    expect(calls).toEqual([]);
+    expect(store.orders.size).toBe(2);
   });
 
   it('validates every level id with its own schema', async () => {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Router } from '../../src/core/router.js';
-import { createRouter, isHttpError } from '../../src/index.js';
+import { createRouter, isHttpError, type Router } from '../../src/index.js';
 import { FIXED_SEED } from '../fuzz/settings.js';
 
 function table() {
@@ -218,6 +217,72 @@ describe('router lookups, generated and walked', () => {
     expect(router.find('/users/7/orders')).toMatchObject({ route: { template: '/users/:id/orders' }, params: { id: '7' } });
     expect(router.find('/health')?.route.handlers.GET).toBe('health');
     expect(router.find('/users/7')?.params).toEqual({ id: '7' });
+  });
+
+  /** The source the router hands to `new Function` on its first lookup, recorded on its way there. */
+  function generatedSource(router: Router<string>): string {
+    const original = globalThis.Function;
+    const sources: string[] = [];
+    globalThis.Function = function record(...parameters: string[]) {
+      sources.push(parameters.at(-1)!);
+      return original(...parameters);
+    } as unknown as FunctionConstructor;
+    try {
+      router.find('/\0');
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(sources).toHaveLength(1);
+    return sources[0]!;
+  }
+
+  it('generates this matcher for static, param and nested param routes', () => {
+    const router = createRouter<string>();
+    router.add('GET', '/health', 'readHealth');
+    router.add('GET', '/users', 'listUsers');
+    router.add('GET', '/users/:id', 'readUser');
+    router.add('GET', '/users/:userId/orders', 'listOrders');
+    router.add('GET', '/users/:userId/orders/:id', 'readOrder');
+    expect(generatedSource(router)).toMatchInlineSnapshot(`
+      "return (p) => {
+      switch (p.length) {
+      case 7:
+      if (p === "/health") return r[0].staticMatch;
+      if (p === "/users/") return r[1].staticMatch;
+      break;
+      case 8:
+      if (p === "/health/") return r[0].staticMatch;
+      break;
+      case 6:
+      if (p === "/users") return r[1].staticMatch;
+      break;
+      }
+      const s0 = 1;
+      let e0 = p.indexOf("/", s0); if (e0 < 0) e0 = p.length;
+      if (e0 - s0 === 6 && p.charCodeAt(s0 + 0) === 104 && p.charCodeAt(s0 + 1) === 101 && p.charCodeAt(s0 + 2) === 97 && p.charCodeAt(s0 + 3) === 108 && p.charCodeAt(s0 + 4) === 116 && p.charCodeAt(s0 + 5) === 104) { const s1 = e0 + 1;
+      }
+      if (e0 - s0 === 5 && p.charCodeAt(s0 + 0) === 117 && p.charCodeAt(s0 + 1) === 115 && p.charCodeAt(s0 + 2) === 101 && p.charCodeAt(s0 + 3) === 114 && p.charCodeAt(s0 + 4) === 115) { const s1 = e0 + 1;
+      let e1 = p.indexOf("/", s1); if (e1 < 0) e1 = p.length;
+      if (e1 > s1) { const s2 = e1 + 1;
+      if (s2 >= p.length) return { route: r[2], params: { "id": p.slice(s1, e1) } };
+      let e2 = p.indexOf("/", s2); if (e2 < 0) e2 = p.length;
+      if (e2 - s2 === 6 && p.charCodeAt(s2 + 0) === 111 && p.charCodeAt(s2 + 1) === 114 && p.charCodeAt(s2 + 2) === 100 && p.charCodeAt(s2 + 3) === 101 && p.charCodeAt(s2 + 4) === 114 && p.charCodeAt(s2 + 5) === 115) { const s3 = e2 + 1;
+      if (s3 >= p.length) return { route: r[3], params: { "userId": p.slice(s1, e1) } };
+      let e3 = p.indexOf("/", s3); if (e3 < 0) e3 = p.length;
+      if (e3 > s3) { const s4 = e3 + 1;
+      if (s4 >= p.length) return { route: r[4], params: { "userId": p.slice(s1, e1), "id": p.slice(s3, e3) } };
+      }
+      }
+      }
+      }
+      }"
+    `);
+    // The matcher the source became answers as the templates say.
+    expect(router.find('/health/')?.route.handlers.GET).toBe('readHealth');
+    expect(router.find('/users/7')?.params).toEqual({ id: '7' });
+    expect(router.find('/users/7/orders')?.params).toEqual({ userId: '7' });
+    expect(router.find('/users/7/orders/9')?.params).toEqual({ userId: '7', id: '9' });
+    expect(router.find('/users/7/items')).toBeUndefined();
   });
 
   it('serves a table too large to generate a matcher for', () => {

@@ -15,7 +15,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawBody } from '../../src/core/body.js';
+import type { RawBody } from '../../src/index.js';
 import { fuzzRequest, type FuzzRequest } from './arbitraries.js';
 import { createFuzzFixture, type FuzzFixture } from './fuzz-api.js';
 import { answerOf, apiRequestOf, comparable, expectHandlerContract, expectNoSecret, expectUnpolluted, expectWellFormed, type Answer } from './invariants.js';

@@ -5,7 +5,7 @@
  * and over real HTTP.
  */
 import fc from 'fast-check';
-import { BODY_LIMIT } from '../adapters/fixture-api.js';
+import { BODY_LIMIT } from '../fixture/api.js';
 import { INCIDENTS, NewOrder, NewUser, UserPatch } from './fuzz-api.js';
 
 /** A handler call a request was built to cause, with the input the handler must get. */

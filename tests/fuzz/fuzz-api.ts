@@ -7,20 +7,11 @@
  * schemas, independently of the pipeline: a handler that sees unvalidated input, or a caller without
  * the right, is a violation the properties report.
  */
-import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
-import {
-  createApi,
-  defineEndpoint,
-  endpoint,
-  HttpError,
-  InternalServerError,
-  type Api,
-  type ApiRequest,
-  type Endpoint,
-  type StandardSchema,
-} from '../../src/index.js';
-import { authenticate as fixtureAuthenticate, BODY_LIMIT, createResources, SECRET, Store, type Caller } from '../adapters/fixture-api.js';
+import { endpoint, HttpError, InternalServerError, type Api, type ApiRequest, type StandardSchema } from '../../src/index.js';
+import { authenticate as fixtureAuthenticate, fixtureApi, SECRET, type Caller, type HandlerCall, type Store } from '../fixture/api.js';
+
+export type { HandlerCall } from '../fixture/api.js';
 
 /** Secrets planted in every fault the fuzz API can raise; none may reach a response. */
 export const SECRETS = {
@@ -129,17 +120,6 @@ export function fuzzAuthenticate(request: ApiRequest): Caller | undefined | Prom
   return fixtureAuthenticate(request);
 }
 
-/** One handler call, as the instrumentation saw it. */
-export interface HandlerCall {
-  /** `METHOD template`, such as `GET /users/:id`. */
-  endpoint: string;
-  params: Record<string, unknown>;
-  query: unknown;
-  body: unknown;
-  principal: unknown;
-  request: ApiRequest;
-}
-
 /** A fuzz API with its store, the handler calls and violations it saw, and the errors onError saw. */
 export interface FuzzFixture {
   api: Api;
@@ -158,12 +138,8 @@ export interface FuzzFixture {
  * const { api, calls } = createFuzzFixture({ basePath: '/v1' });
  */
 export function createFuzzFixture(options: { basePath?: string } = {}): FuzzFixture {
-  const store = new Store();
-  const resources = createResources(store);
   const calls: HandlerCall[] = [];
   const violations: string[] = [];
-  const errors: unknown[] = [];
-
   const audits = [
     endpoint('POST', '/audits', { body: secretSchema('body'), handle: (ctx) => ({ received: Object.keys(ctx.body).length }) }),
     endpoint('GET', '/audits', { query: secretSchema('query'), handle: () => [] }),
@@ -172,29 +148,15 @@ export function createFuzzFixture(options: { basePath?: string } = {}): FuzzFixt
     public: true,
     handle: (ctx) => (INCIDENTS[ctx.params.kind] ?? (() => ({ kind: 'none' })))(),
   });
-  const definitions = [...resources.users.endpoints, resources.readHealth, resources.readReports, ...audits, incidents];
-
-  const instrument = (definition: Endpoint): Endpoint => {
-    const name = `${definition.method} ${definition.path}`;
-    return defineEndpoint({
-      ...definition,
-      handle: (ctx) => {
-        const call: HandlerCall = { endpoint: name, params: ctx.params, query: ctx.query, body: ctx.body, principal: ctx.principal, request: ctx.request };
-        calls.push(call);
-        for (const problem of checkCall(call)) violations.push(`${name}: ${problem}`);
-        return definition.handle(ctx);
-      },
-    });
-  };
-
-  const api = createApi({
+  // The fixture's orders serialize through their compiled item schema, as in the conformance suite: fuzzed requests reach those serializers too.
+  const { api, store, errors } = fixtureApi({
     ...options,
-    endpoints: definitions.map(instrument),
+    endpoints: [...audits, incidents],
     authenticate: fuzzAuthenticate,
-    bodyLimit: BODY_LIMIT,
-    // The orders' item schema is compiled, as in the conformance suite: fuzzed requests reach those serializers too.
-    serializerCompiler: fastJson,
-    onError: (error) => errors.push(error),
+    onCall: (call) => {
+      calls.push(call);
+      for (const problem of checkCall(call)) violations.push(`${call.endpoint}: ${problem}`);
+    },
   });
   return {
     api,

@@ -1,12 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import {
-  ConventionError,
-  checkNaming,
-  isConventionError,
-  lintPath,
-  lintPaths,
-  type NamingFinding,
-} from '../../src/naming/naming.js';
+import { ConventionError, isConventionError, lintPath, lintPaths, type NamingFinding } from '../../src/index.js';
+import { checkNaming } from '../../src/naming/naming.js';
 
 const segmentsOf = (findings: readonly NamingFinding[]) => findings.map((finding) => finding.segment);
 const rulesOf = (findings: readonly NamingFinding[]) => findings.map((finding) => finding.rule);

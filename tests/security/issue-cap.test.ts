@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { type } from 'arktype';
 import { createApi, endpoint, type Api, type ApiResponse, type InputIssue, type ProblemDetails, type StandardSchema } from '../../src/index.js';
 import { addIssues, invalidInput, MAX_ISSUES, validatePart } from '../../src/core/validation.js';
+import { expectProblem } from '../helpers/problem.js';
 
 /** `{ tags: string[] }` in each library. */
 const TAGS: Record<'zod' | 'valibot' | 'arktype', StandardSchema> = {
@@ -37,10 +38,7 @@ const tagIssue = (index: number): InputIssue => ({ in: 'body', pointer: `#/tags/
 const firstTagIssues = (count: number): InputIssue[] => Array.from({ length: count }, (_, index) => tagIssue(index));
 
 function expectCappedProblem(response: ApiResponse, total: number): ProblemDetails {
-  const problem = response.body as ProblemDetails & { omittedErrors?: number };
-  expect(response.status).toBe(400);
-  expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-  expect(problem.code).toBe('RC_INVALID_INPUT');
+  const problem = expectProblem(response, { status: 400, code: 'RC_INVALID_INPUT' }) as ProblemDetails & { omittedErrors?: number };
   expect(problem.errors).toHaveLength(MAX_ISSUES);
   expect(problem.detail).toBe(`The request has ${total} invalid values; the first ${MAX_ISSUES} are listed`);
   expect(problem.omittedErrors).toBe(total - MAX_ISSUES);

@@ -15,8 +15,6 @@ import { toNodeListener } from '../../src/adapters/node.js';
 import type { Api } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 
-export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-
 /** One server per adapter, serving the API at the root. */
 export const ADAPTER_SETUPS: Record<string, (api: Api) => Promise<MountedServer>> = {
   node: (api) => listen(http.createServer(toNodeListener(api))),

@@ -7,8 +7,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
-import { createDemoApi, createDemoStore } from '../examples/demo-api.mjs';
-import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../src/openapi/document.js';
+import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../src/openapi/index.js';
 
 type Store = ReturnType<typeof createDemoStore>;
 // No deadline: the probes cannot make a demo handler hang, so a listed 503 could never be observed.
@@ -41,6 +41,7 @@ const PROBES: readonly Probe[] = [
   { name: 'invalid fields', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: '{"name":"","email":"x","item":"","quantity":0}' }) },
   { name: 'malformed JSON', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: '{"item":' }) },
   { name: 'anonymous', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: jsonType, body: JSON.stringify(validBody(path)) }) },
+  { name: 'two sets of credentials', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { authorization: 'Bearer admin-token, Bearer alice-token', ...jsonType }, body: JSON.stringify(validBody(path)) }) },
   { name: "another user's data", request: ({ method, path }) => ({ method, url: urlOf(path, 2, 2), headers: { ...alice, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
   { name: 'an unknown id or parent', request: ({ method, path }) => ({ method, url: urlOf(path, 99, 99), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
   { name: 'an unknown id under a known parent', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 99), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
