@@ -1,7 +1,8 @@
 /**
  * The package as a user installs it: built into a temporary directory (never over `dist/`, which
  * other tests may be reading), packed with `npm pack`, installed from the tarball into an empty
- * project without the network, then imported from ESM and required from CommonJS, subpath by subpath.
+ * project without the network, then imported from ESM and required from CommonJS, subpath by subpath,
+ * and type-checked as a CommonJS and an ES module project that check libraries too.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entries } from '../tsup.config.js';
+import { markTypeFestImports } from '../scripts/declarations.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,12 +69,16 @@ describe('the packed package, installed from its tarball', () => {
     }
     const tsup = path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
     await run(process.execPath, [tsup, '--out-dir', path.join(packageDir, 'dist')], { cwd: root });
-    // A cache of its own: nothing comes from the user's cache or the network (the package has no dependencies).
+    await markTypeFestImports(path.join(packageDir, 'dist'));
+    // A cache of its own: nothing comes from the user's cache or the network. The one dependency
+    // (type-fest, types only, and its own) is packed from this checkout's node_modules.
     const cache = path.join(workspace, 'npm-cache');
-    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', workspace, '--cache', cache], { cwd: packageDir, shell: windows });
-    const tarball = (await readdir(workspace)).find((file) => file.endsWith('.tgz'))!;
+    const pack = (directory: string) => run('npm', ['pack', '--ignore-scripts', '--pack-destination', workspace, '--cache', cache], { cwd: directory, shell: windows });
+    await pack(packageDir);
+    for (const dependency of ['type-fest', 'tagged-tag']) await pack(path.join(root, 'node_modules', dependency));
+    const tarballs = (await readdir(workspace)).filter((file) => file.endsWith('.tgz')).map((file) => path.join(workspace, file));
     await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
-    await run('npm', ['install', path.join(workspace, tarball), '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--cache', cache], { cwd: consumer, shell: windows });
+    await run('npm', ['install', ...tarballs, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--cache', cache], { cwd: consumer, shell: windows });
     // The optional peer dependency of restcanon/xml, as a user of that subpath installs it. Express
     // and Fastify are left out on purpose: their adapters must load without them.
     await symlink(path.join(root, 'node_modules', 'fast-xml-parser'), path.join(consumer, 'node_modules', 'fast-xml-parser'), 'junction');
@@ -138,4 +144,58 @@ describe('the packed package, installed from its tarball', () => {
       }
     }
   });
+
+  /**
+   * A project that type-checks restcanon's declarations with its own (`skipLibCheck: false`), as
+   * `node16` resolves them for its kind of module: `.d.cts` for CommonJS, `.d.ts` for ESM.
+   */
+  async function typeCheck(kind: 'commonjs' | 'module'): Promise<string> {
+    const project = path.join(consumer, `types-${kind}`);
+    await mkdir(project, { recursive: true });
+    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: `types-${kind}`, private: true, type: kind }));
+    const compilerOptions = { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')] };
+    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['api.ts'] }));
+    await writeFile(path.join(project, 'api.ts'), TYPED_CONSUMER);
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    try {
+      await run(process.execPath, [tsc, '-p', project], { cwd: project });
+      return '';
+    } catch (error) {
+      return String((error as { stdout?: string }).stdout ?? error);
+    }
+  }
+
+  it('type-checks in a CommonJS project under node16 with skipLibCheck: false', async () => {
+    expect(await typeCheck('commonjs')).toBe('');
+  }, 60_000);
+
+  it('type-checks in an ES module project under node16 with skipLibCheck: false', async () => {
+    expect(await typeCheck('module')).toBe('');
+  }, 60_000);
 });
+
+/** Uses the types that come from type-fest (`Simplify` in params, `Promisable` in handlers and rules), each subpath, and one mistake. */
+const TYPED_CONSUMER = `
+import { collection, createApi, endpoint, type Context } from 'restcanon';
+import { toNodeListener } from 'restcanon/node';
+import { toExpress } from 'restcanon/express';
+import { toFastify } from 'restcanon/fastify';
+import { toFetch } from 'restcanon/fetch';
+import { createTestClient } from 'restcanon/testing';
+import { createOpenApiDocument } from 'restcanon/openapi';
+
+const notes = collection('notes', {
+  read: async (ctx) => ({ id: ctx.params.id, text: 'hi' }),
+  authorize: async () => true,
+});
+const health = endpoint('GET', '/users/:userId/health', { handle: (ctx) => ({ user: ctx.params.userId }) });
+const api = createApi({ resources: [notes], endpoints: [health], authenticate: async () => null });
+const userId: string = (null as unknown as Context<{ userId: string }>).params.userId;
+// @ts-expect-error: a handler's params hold only the path's names
+endpoint('GET', '/users/:userId', { handle: (ctx) => ctx.params.id });
+export const listener = toNodeListener(api);
+export const mounts = [toExpress(api), toFastify(api), toFetch(api)];
+export const client = createTestClient(api);
+export const document = createOpenApiDocument(api, { info: { title: 'notes', version: '1.0.0' } });
+export { userId };
+`;

@@ -1,3 +1,4 @@
+import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
 import { METHODS } from './http.js';
@@ -55,22 +56,20 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
 export type AnyContext = Context<any, any, any, any, any>;
 
 /** Decides whether the caller may go on; `false` answers 403. */
-export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => boolean | Promise<boolean>;
+export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => Promisable<boolean>;
 
 /**
  * A step that runs after validation and authorization and before the handler. It may throw an
  * `HttpError` (a missing parent is 404, someone else's item 403). Resources use guards for parents
  * and ownership.
  */
-export type Guard = (ctx: AnyContext) => void | Promise<void>;
+export type Guard = (ctx: AnyContext) => Promisable<void>;
 
 /**
  * A step that may change or check a result before it is sent (ownership filters lists with one).
  * `report` hands something worth an operator's attention to the API's `onError`.
  */
 export type ResultFilter = (result: unknown, ctx: AnyContext, report: (error: unknown) => void) => unknown;
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The params a handler sees: the schemas' outputs where given, strings elsewhere. */
 export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchema
@@ -139,7 +138,7 @@ export interface EndpointConfig<
   response?: Response;
   /** One line for generated documentation. */
   summary?: string;
-  handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Result | Promise<Result>;
+  handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Promisable<Result>;
 }
 
 /**

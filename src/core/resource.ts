@@ -1,3 +1,4 @@
+import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
 import { checkBodyOption, defineEndpoint } from './endpoint.js';
@@ -28,9 +29,7 @@ const METHOD_OF: Readonly<Record<CollectionOperation, Method>> = {
   remove: 'DELETE',
 };
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type Output<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
-type Awaitable<T> = T | Promise<T>;
 
 /**
  * The param name children use for a collection's id: `users` → `userId`, `categories` → `categoryId`.
@@ -53,10 +52,10 @@ interface OperationOptions<Ctx> {
  * collection's `item`, unless the operation declares its own `response` (a list in an envelope, say).
  */
 export type OperationDefinition<Ctx, Result> =
-  | ((ctx: Ctx) => Awaitable<Result>)
-  | (OperationOptions<Ctx> & { handle: (ctx: Ctx) => Awaitable<Result>; response?: undefined })
+  | ((ctx: Ctx) => Promisable<Result>)
+  | (OperationOptions<Ctx> & { handle: (ctx: Ctx) => Promisable<Result>; response?: undefined })
   | (OperationOptions<Ctx> & {
-      handle: (ctx: Ctx) => Awaitable<unknown>;
+      handle: (ctx: Ctx) => Promisable<unknown>;
       /** The body of this operation's success, instead of the collection's `item`. */
       response: StandardSchema;
     });

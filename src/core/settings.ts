@@ -1,3 +1,4 @@
+import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, ErrorInfo } from './contract.js';
 import type { AnyContext, Authenticated } from './endpoint.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError } from './errors.js';
@@ -29,9 +30,9 @@ export interface RuntimeOptions {
    * `UnauthorizedError` for credentials that are wrong. Once set, every endpoint that is not `public`
    * needs a caller.
    */
-  authenticate?: (request: ApiRequest) => Authenticated | Promise<Authenticated>;
+  authenticate?: (request: ApiRequest) => Promisable<Authenticated>;
   /** A rule every protected request must pass; `false` answers 403. */
-  authorize?: (ctx: AnyContext) => boolean | Promise<boolean>;
+  authorize?: (ctx: AnyContext) => Promisable<boolean>;
   /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
   challenge?: string;
   /** Sees every error that becomes a 5xx, and what was hidden from a client; never changes the response. */
