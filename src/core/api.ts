@@ -10,7 +10,8 @@ import type { Outcome } from './outcomes.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
-import { compile, createRuntime, NO_ROUTE, optionsResponse } from './runtime.js';
+import { NO_ROUTE, optionsResponse } from './answers.js';
+import { compile, createRuntime } from './runtime.js';
 import type { RuntimeOptions } from './settings.js';
 import type { Compiled } from './steps.js';
 

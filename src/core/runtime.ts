@@ -1,33 +1,23 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
-import { BODY_METHODS, isEmptyBodyStatus } from './http.js';
+import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
 import type { Endpoint } from './endpoint.js';
-import {
-  FORBIDDEN_ITEM,
-  HttpError,
-  InternalServerError,
-  isHttpError,
-  MISSING_ITEM,
-  NotFoundError,
-  problemOf,
-  withoutStack,
-} from './errors.js';
+import { failure, succeed } from './answers.js';
+import { HttpError, withoutStack } from './errors.js';
 import { json } from '../formats/formats.js';
-import { buildPath, headerSafeUrl, joinPaths } from './path.js';
-import { OUTCOMES, type OutcomeRow } from './outcomes.js';
-import { applyPolicy } from './policy.js';
-import type { Route } from './router.js';
-import { emptyQuery, parseQuery, single } from './request.js';
+import { joinPaths } from './path.js';
+import { OUTCOMES } from './outcomes.js';
+import { emptyQuery, parseQuery } from './request.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
-import { reportAside, runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
+import { runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
 
 /**
- * Running a request: an endpoint prepared once (its steps, serializer and projection), the steps run
- * until one waits, the status policy and serialization of a success, and the one place where any
- * failure becomes a problem response.
+ * Running a request: an endpoint prepared once (its steps, serializer and projection), then its
+ * steps run until one waits, and the answer of their outcome (answers.ts), within the request's
+ * deadline.
  */
 
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
@@ -49,30 +39,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
   }
 
-  function fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-    try {
-      if (error === FORBIDDEN_ITEM) return answer(settings.forbiddenItem, error, request, headers);
-      return answer(isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error }), error, request, headers);
-    } catch {
-      // A thrown value that throws when read (a Proxy, a getter) is a server fault like any other.
-      return answer(new InternalServerError(undefined, { cause: error }), error, request, headers);
-    }
-  }
-
-  function answer(httpError: HttpError, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-    const instance = httpError.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
-    const problem = problemOf(httpError, instance);
-    const format = settings.negotiator.problem(single(headers.accept));
-    // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
-    const responseHeaders: Record<string, string> = Object.assign({}, httpError.headers);
-    responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
-    if (settings.vary) responseHeaders.vary = 'Accept';
-    const head = request.method === 'HEAD';
-    const payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
-    // Reported once the answer is built, so that an error that fails to build one is reported once.
-    if (instance !== undefined) settings.report(error, { requestId: instance, status: httpError.status, request });
-    return { status: httpError.status, headers: responseHeaders, body: head ? undefined : problem, payload };
-  }
+  const fail = (error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse => failure(settings, error, request, headers);
 
   function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): ApiResponse | Promise<ApiResponse> {
     const response = run(compiled, rawParams, search, headers, request, settings, fail);
@@ -88,10 +55,6 @@ function withoutBody(response: ApiResponse): ApiResponse {
   response.payload = undefined;
   return response;
 }
-
-/** The answer for a path no route matches: one frozen error, since nothing about it varies. */
-export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
-
 
 const TIMED_OUT = withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
 
@@ -164,11 +127,6 @@ function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['str
   return response.array ? (items) => `[${(items as unknown[]).map((entry) => item(entry)).join(',')}]` : item;
 }
 
-/** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
-export function optionsResponse(route: Route<Compiled>, settings: Settings): ApiResponse {
-  return { status: settings.policy.decide('options'), headers: { allow: route.allow }, body: undefined, payload: undefined };
-}
-
 /** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
 function answerWith(exchange: Exchange, response: ApiResponse): void {
   exchange.settings.deadlines?.delete(exchange);
@@ -228,71 +186,4 @@ function run(
   } catch (error) {
     return fail(error, request, headers);
   }
-}
-
-function succeed(exchange: Exchange): ApiResponse {
-  const { compiled, result, ctx, settings } = exchange;
-  const { endpoint } = compiled;
-  const operation = endpoint.operation;
-  const missing = result === undefined || result === null;
-  if ((OUTCOMES[operation] as OutcomeRow).item === true && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
-  const headers: Record<string, string> = {};
-  if (settings.vary) headers.vary = 'Accept';
-  let status: number;
-  let body: unknown = result;
-  if (operation === 'remove' && result === true) {
-    status = settings.policy.decide('empty');
-    body = undefined;
-  } else if (missing && operation !== 'create') {
-    status = settings.policy.decide('empty');
-    body = undefined;
-  } else {
-    status = settings.policy.decide(operation);
-  }
-  if (operation === 'create' && !missing) {
-    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(compiled, result, exchange.rawParams, ctx.params, ctx.request.baseUrl);
-    if (location !== undefined) headers.location = location;
-  }
-  if (isEmptyBodyStatus(status) || body === undefined || body === null) {
-    return { status, headers, body: undefined, payload: undefined };
-  }
-  if (compiled.project !== undefined) body = compiled.project(body);
-  const { format } = exchange;
-  const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
-  headers['content-type'] = format.contentType;
-  return { status, headers, body, payload };
-}
-
-/**
- * The `Location` an endpoint's own `location` gives, made safe to send: the item exists by now, so a
- * value that could not go on the wire (CR, LF, text beyond ASCII) is encoded rather than turned into
- * an error, and a value that is no string is left out and reported.
- */
-function customLocation(exchange: Exchange, result: unknown): string | undefined {
-  const { compiled, ctx, settings } = exchange;
-  let location: unknown;
-  try {
-    location = compiled.endpoint.location!(result, ctx);
-    if (location === undefined || location === '') return undefined;
-    if (typeof location === 'string') return headerSafeUrl(location);
-    throw new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string`);
-  } catch (error) {
-    reportAside(exchange, error);
-    return undefined;
-  }
-}
-
-function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, params: object, baseUrl: string | undefined): string | undefined {
-  const id = (result as { id?: unknown }).id;
-  if (compiled.itemTemplate === undefined || !isUrlPart(id)) return undefined;
-  const values: Record<string, unknown> = Object.assign({}, rawParams);
-  // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
-  for (const [name, value] of Object.entries(params)) if (isUrlPart(value)) values[name] = value;
-  values.id = id;
-  const path = buildPath(compiled.itemTemplate, values);
-  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
-}
-
-function isUrlPart(value: unknown): value is string | number | bigint {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint';
 }

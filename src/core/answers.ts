@@ -1,0 +1,121 @@
+import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
+import { isEmptyBodyStatus } from './http.js';
+import { FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError } from './errors.js';
+import { json } from '../formats/formats.js';
+import { buildPath, headerSafeUrl, joinPaths } from './path.js';
+import { OUTCOMES, type OutcomeRow } from './outcomes.js';
+import { applyPolicy } from './policy.js';
+import type { Route } from './router.js';
+import { single } from './request.js';
+import type { Settings } from './settings.js';
+import { reportAside, type Compiled, type Exchange } from './steps.js';
+
+/**
+ * The answers of a request, the last stop of its walk: a success as the status policy and the
+ * negotiated format make it, a failure as a problem, and the answers routing gives itself.
+ */
+
+/** The answer for a path no route matches: one frozen error, since nothing about it varies. */
+export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
+
+/** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
+export function optionsResponse(route: Route<Compiled>, settings: Settings): ApiResponse {
+  return { status: settings.policy.decide('options'), headers: { allow: route.allow }, body: undefined, payload: undefined };
+}
+
+/**
+ * The one place where a failure, thrown or rejected, becomes a problem response: the status the
+ * policy gives it, a body in the format `Accept` asks for, and a report for every 5xx.
+ */
+export function failure(settings: Settings, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
+  try {
+    if (error === FORBIDDEN_ITEM) return problemAnswer(settings, settings.forbiddenItem, error, request, headers);
+    return problemAnswer(settings, isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error }), error, request, headers);
+  } catch {
+    // A thrown value that throws when read (a Proxy, a getter) is a server fault like any other.
+    return problemAnswer(settings, new InternalServerError(undefined, { cause: error }), error, request, headers);
+  }
+}
+
+function problemAnswer(settings: Settings, httpError: HttpError, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
+  const instance = httpError.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
+  const problem = problemOf(httpError, instance);
+  const format = settings.negotiator.problem(single(headers.accept));
+  // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
+  const responseHeaders: Record<string, string> = Object.assign({}, httpError.headers);
+  responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
+  if (settings.vary) responseHeaders.vary = 'Accept';
+  const head = request.method === 'HEAD';
+  const payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
+  // Reported once the answer is built, so that an error that fails to build one is reported once.
+  if (instance !== undefined) settings.report(error, { requestId: instance, status: httpError.status, request });
+  return { status: httpError.status, headers: responseHeaders, body: head ? undefined : problem, payload };
+}
+
+/** A success: the policy's status for the operation and its result, `Location` for a create, and the body in the negotiated format. */
+export function succeed(exchange: Exchange): ApiResponse {
+  const { compiled, result, ctx, settings } = exchange;
+  const { endpoint } = compiled;
+  const operation = endpoint.operation;
+  const missing = result === undefined || result === null;
+  if ((OUTCOMES[operation] as OutcomeRow).item === true && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
+  const headers: Record<string, string> = {};
+  if (settings.vary) headers.vary = 'Accept';
+  let status: number;
+  let body: unknown = result;
+  if (operation === 'remove' && result === true) {
+    status = settings.policy.decide('empty');
+    body = undefined;
+  } else if (missing && operation !== 'create') {
+    status = settings.policy.decide('empty');
+    body = undefined;
+  } else {
+    status = settings.policy.decide(operation);
+  }
+  if (operation === 'create' && !missing) {
+    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(compiled, result, exchange.rawParams, ctx.params, ctx.request.baseUrl);
+    if (location !== undefined) headers.location = location;
+  }
+  if (isEmptyBodyStatus(status) || body === undefined || body === null) {
+    return { status, headers, body: undefined, payload: undefined };
+  }
+  if (compiled.project !== undefined) body = compiled.project(body);
+  const { format } = exchange;
+  const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
+  headers['content-type'] = format.contentType;
+  return { status, headers, body, payload };
+}
+
+/**
+ * The `Location` an endpoint's own `location` gives, made safe to send: the item exists by now, so a
+ * value that could not go on the wire (CR, LF, text beyond ASCII) is encoded rather than turned into
+ * an error, and a value that is no string is left out and reported.
+ */
+function customLocation(exchange: Exchange, result: unknown): string | undefined {
+  const { compiled, ctx, settings } = exchange;
+  let location: unknown;
+  try {
+    location = compiled.endpoint.location!(result, ctx);
+    if (location === undefined || location === '') return undefined;
+    if (typeof location === 'string') return headerSafeUrl(location);
+    throw new TypeError(`The location of ${compiled.endpoint.method} ${compiled.endpoint.path} returned a ${typeof location}, not a string`);
+  } catch (error) {
+    reportAside(exchange, error);
+    return undefined;
+  }
+}
+
+function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, params: object, baseUrl: string | undefined): string | undefined {
+  const id = (result as { id?: unknown }).id;
+  if (compiled.itemTemplate === undefined || !isUrlPart(id)) return undefined;
+  const values: Record<string, unknown> = Object.assign({}, rawParams);
+  // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
+  for (const [name, value] of Object.entries(params)) if (isUrlPart(value)) values[name] = value;
+  values.id = id;
+  const path = buildPath(compiled.itemTemplate, values);
+  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
+}
+
+function isUrlPart(value: unknown): value is string | number | bigint {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint';
+}
