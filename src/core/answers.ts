@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { isEmptyBodyStatus } from './http.js';
-import { FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError } from './errors.js';
+import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError } from './errors.js';
 import { json } from '../formats/formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { OUTCOMES, type OutcomeRow } from './outcomes.js';
@@ -43,6 +43,10 @@ function problemAnswer(settings: Settings, httpError: HttpError, error: unknown,
   const format = settings.negotiator.problem(single(headers.accept));
   // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
   const responseHeaders: Record<string, string> = Object.assign({}, httpError.headers);
+  // A 401 without a challenge of its own (a handler's `new UnauthorizedError()`, an `HttpError(401)`) carries the API's.
+  if (httpError.status === OUTCOMES.unauthorized.status && (responseHeaders['www-authenticate'] ?? DEFAULT_CHALLENGE) === DEFAULT_CHALLENGE) {
+    responseHeaders['www-authenticate'] = settings.challenge;
+  }
   responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
   if (settings.vary) responseHeaders.vary = 'Accept';
   const head = request.method === 'HEAD';

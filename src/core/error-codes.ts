@@ -30,12 +30,26 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 'RC_METHOD_NOT_ALLOWED',
   /** No representation matches the `Accept` header. */
   NOT_ACCEPTABLE: 'RC_NOT_ACCEPTABLE',
+  /** The request conflicts with the state of the resource (a taken name, a concurrent change). */
+  CONFLICT: 'RC_CONFLICT',
+  /** The resource existed and is gone for good. */
+  GONE: 'RC_GONE',
+  /** A precondition (`If-Match`, `If-Unmodified-Since`) does not hold. */
+  PRECONDITION_FAILED: 'RC_PRECONDITION_FAILED',
   /** The body is larger than the limit. */
   PAYLOAD_TOO_LARGE: 'RC_PAYLOAD_TOO_LARGE',
   /** The body's media type or charset is not accepted here. */
   UNSUPPORTED_MEDIA_TYPE: 'RC_UNSUPPORTED_MEDIA_TYPE',
+  /** The request is well-formed but cannot be processed as it stands. */
+  UNPROCESSABLE: 'RC_UNPROCESSABLE',
+  /** A change needs a precondition (`If-Match`) and the request has none. */
+  PRECONDITION_REQUIRED: 'RC_PRECONDITION_REQUIRED',
+  /** Too many requests; `Retry-After` says when to try again. */
+  TOO_MANY_REQUESTS: 'RC_TOO_MANY_REQUESTS',
   /** Something failed on the server; the details went to `onError`, never to the client. */
   INTERNAL: 'RC_INTERNAL',
+  /** The service cannot answer now; `Retry-After` says when to try again. */
+  UNAVAILABLE: 'RC_UNAVAILABLE',
   /** The handler did not finish within the configured time. */
   TIMEOUT: 'RC_TIMEOUT',
 } as const;

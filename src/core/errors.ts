@@ -257,6 +257,30 @@ export class MethodNotAllowedError extends HttpError {
 export class NotAcceptableError extends outcomeError('notAcceptable') {}
 
 /**
+ * 409: the request conflicts with the current state of the resource (a taken email, a concurrent change).
+ *
+ * @example
+ * throw new ConflictError('An account with this email exists');
+ */
+export class ConflictError extends outcomeError('conflict') {}
+
+/**
+ * 410: the resource existed and is gone for good.
+ *
+ * @example
+ * throw new GoneError('This invitation was used');
+ */
+export class GoneError extends outcomeError('gone') {}
+
+/**
+ * 412: a precondition of the request (`If-Match`, `If-Unmodified-Since`) does not hold.
+ *
+ * @example
+ * throw new PreconditionFailedError('The order changed since you read it');
+ */
+export class PreconditionFailedError extends outcomeError('preconditionFailed') {}
+
+/**
  * 413: the body is larger than the limit.
  *
  * @example
@@ -271,6 +295,64 @@ export class PayloadTooLargeError extends outcomeError('payloadTooLarge') {}
  * throw new UnsupportedMediaTypeError('Send application/json', { headers: { 'accept-post': 'application/json' } });
  */
 export class UnsupportedMediaTypeError extends outcomeError('unsupportedMediaType') {}
+
+/**
+ * 422: the request is well-formed but cannot be processed as it stands. Pass `errors` to point at
+ * what is wrong.
+ *
+ * @example
+ * throw new UnprocessableContentError('The coupon has expired', { errors: [{ in: 'body', pointer: '#/coupon', detail: 'has expired' }] });
+ */
+export class UnprocessableContentError extends outcomeError('unprocessable') {}
+
+/**
+ * 428: a change needs a precondition (`If-Match`) and the request sent none.
+ *
+ * @example
+ * throw new PreconditionRequiredError('Send If-Match with the ETag you read');
+ */
+export class PreconditionRequiredError extends outcomeError('preconditionRequired') {}
+
+/** Options of the errors that tell a client when to try again. */
+export interface RetryOptions extends DetailOptions {
+  /** `Retry-After`: seconds from now (a whole number of at least 0), or a date. */
+  retryAfter?: number | Date;
+}
+
+/**
+ * 429: too many requests. `retryAfter` sets `Retry-After`.
+ *
+ * @example
+ * throw new TooManyRequestsError('Slow down', { retryAfter: 30 });
+ */
+export class TooManyRequestsError extends HttpError {
+  constructor(detail?: string, options: RetryOptions = {}) {
+    super(OUTCOMES.tooManyRequests.status, withRetryAfter(detail, options));
+  }
+}
+
+/**
+ * 503: the service cannot answer now (maintenance, an overloaded dependency). `retryAfter` sets
+ * `Retry-After`; unlike a 500, it is an answer the server chose, and `detail` reaches the client.
+ *
+ * @example
+ * throw new ServiceUnavailableError('Down for maintenance', { retryAfter: new Date('2030-01-01T00:00:00Z') });
+ */
+export class ServiceUnavailableError extends HttpError {
+  constructor(detail?: string, options: RetryOptions = {}) {
+    super(OUTCOMES.unavailable.status, { expose: true, ...withRetryAfter(detail, options) });
+  }
+}
+
+function withRetryAfter(detail: string | undefined, options: RetryOptions): HttpErrorOptions {
+  const { retryAfter, ...rest } = options;
+  if (retryAfter === undefined) return withDetail(detail, rest);
+  let value: string;
+  if (retryAfter instanceof Date && !Number.isNaN(retryAfter.getTime())) value = retryAfter.toUTCString();
+  else if (typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter >= 0) value = String(retryAfter);
+  else throw new TypeError(`retryAfter must be a whole number of seconds of at least 0, or a valid Date; got ${String(retryAfter)}`);
+  return withDetail(detail, { ...rest, headers: { ...rest.headers, 'retry-after': value } });
+}
 
 /**
  * 500: something failed on the server. Its detail is never sent unless `expose: true`.

@@ -17,6 +17,12 @@ export interface OutcomeRow {
   readonly item?: boolean;
   /** A result of `undefined` (`true` for remove) answers the `empty` outcome: done, nothing to send. */
   readonly mayBeEmpty?: boolean;
+  /**
+   * An error that must not tell a client it happened: moved by the policy to another status, it is
+   * answered exactly as that status's own error (`forbidden: 404` looks like a missing item). Any
+   * other error keeps its code, detail and `errors` under a new status (`badRequest: 422`).
+   */
+  readonly conceals?: boolean;
 }
 
 /**
@@ -34,17 +40,26 @@ export const OUTCOMES = {
   replace: { status: 200, item: true },
   update: { status: 200, item: true },
   remove: { status: 200, item: true, mayBeEmpty: true },
+  accepted: { status: 202 },
   options: { status: 204 },
   empty: { status: 204 },
+  notModified: { status: 304 },
   badRequest: { status: 400, code: ERROR_CODES.BAD_REQUEST },
-  unauthorized: { status: 401, code: ERROR_CODES.UNAUTHORIZED },
-  forbidden: { status: 403, code: ERROR_CODES.FORBIDDEN },
+  unauthorized: { status: 401, code: ERROR_CODES.UNAUTHORIZED, conceals: true },
+  forbidden: { status: 403, code: ERROR_CODES.FORBIDDEN, conceals: true },
   notFound: { status: 404, code: ERROR_CODES.NOT_FOUND },
   methodNotAllowed: { status: 405, code: ERROR_CODES.METHOD_NOT_ALLOWED },
   notAcceptable: { status: 406, code: ERROR_CODES.NOT_ACCEPTABLE },
+  conflict: { status: 409, code: ERROR_CODES.CONFLICT },
+  gone: { status: 410, code: ERROR_CODES.GONE },
+  preconditionFailed: { status: 412, code: ERROR_CODES.PRECONDITION_FAILED },
   payloadTooLarge: { status: 413, code: ERROR_CODES.PAYLOAD_TOO_LARGE },
   unsupportedMediaType: { status: 415, code: ERROR_CODES.UNSUPPORTED_MEDIA_TYPE },
+  unprocessable: { status: 422, code: ERROR_CODES.UNPROCESSABLE },
+  preconditionRequired: { status: 428, code: ERROR_CODES.PRECONDITION_REQUIRED },
+  tooManyRequests: { status: 429, code: ERROR_CODES.TOO_MANY_REQUESTS },
   internalError: { status: 500, code: ERROR_CODES.INTERNAL },
+  unavailable: { status: 503, code: ERROR_CODES.UNAVAILABLE },
   timeout: { status: 503, code: ERROR_CODES.TIMEOUT },
 } as const satisfies Readonly<Record<string, OutcomeRow>>;
 
@@ -64,17 +79,26 @@ export const MEANINGS: Readonly<Record<Outcome, string>> = {
   replace: 'the item as replaced',
   update: 'the item as updated',
   remove: 'the removed item',
+  accepted: 'accepted; the work goes on after this answer',
   options: 'Allow lists the methods of this path',
   empty: 'done, nothing to send',
+  notModified: 'the copy the client holds is current',
   badRequest: 'the request is invalid: a malformed body, URL or credentials, or input that fails its schema (`errors` lists every issue)',
   unauthorized: 'no credentials, or credentials that were not accepted',
   forbidden: 'the caller may not do this, or the item is not theirs',
   notFound: 'no such item, or no such parent item',
   methodNotAllowed: 'the path does not take this method; Allow lists those it takes',
   notAcceptable: 'no response format matches `Accept`',
+  conflict: 'the request conflicts with the current state of the resource',
+  gone: 'the resource is gone for good',
+  preconditionFailed: 'a precondition of the request does not hold',
   payloadTooLarge: 'the body is larger than the limit',
   unsupportedMediaType: 'the media type, charset or content coding of the body is not accepted',
+  unprocessable: 'the request is well-formed but cannot be processed as it stands',
+  preconditionRequired: 'a change needs a precondition, such as If-Match',
+  tooManyRequests: 'too many requests; Retry-After says when to try again',
   internalError: 'a fault on the server; `instance` identifies it in the server log',
+  unavailable: 'the service cannot answer now; Retry-After says when to try again',
   timeout: 'the request took longer than the server allows',
 };
 
@@ -95,7 +119,7 @@ export type SuccessOutcome = Exclude<Outcome, ErrorOutcome>;
 
 const ALL = Object.keys(OUTCOMES) as Outcome[];
 
-/** Outcomes that succeed. Their statuses must be 2xx. */
+/** Outcomes that succeed: 2xx, and `notModified` (always 304). */
 export const SUCCESS_OUTCOMES: readonly SuccessOutcome[] = Object.freeze(ALL.filter((outcome): outcome is SuccessOutcome => !isError(outcome)));
 
 /** Outcomes that fail. Their statuses must be 4xx or 5xx. */
@@ -111,8 +135,21 @@ function isError(outcome: Outcome): outcome is ErrorOutcome {
  */
 export const DEFAULT_STATUSES: Readonly<Record<Outcome, number>> = Object.freeze(Object.fromEntries(ALL.map((outcome) => [outcome, OUTCOMES[outcome].status])) as Record<Outcome, number>);
 
-/** The error outcome of each default status, the first row's where two share one. */
+/** The error outcome of each default status, the first row's where two share one (503: `unavailable`). */
 export const ERROR_BY_STATUS: ReadonlyMap<number, ErrorOutcome> = new Map([...ERROR_OUTCOMES].reverse().map((outcome) => [OUTCOMES[outcome].status, outcome] as const));
+
+const ERROR_BY_CODE: ReadonlyMap<string, ErrorOutcome> = new Map(ERROR_OUTCOMES.map((outcome) => [OUTCOMES[outcome].code, outcome] as const));
+
+/**
+ * The outcome of an error: by its code where it is an outcome's own (`RC_TIMEOUT` is `timeout`, not
+ * the `unavailable` that shares its 503), else by its status; undefined for a status no outcome has.
+ *
+ * @example
+ * outcomeOfError({ status: 400, code: 'RC_INVALID_INPUT' }); // 'badRequest'
+ */
+export function outcomeOfError(error: { readonly status: number; readonly code: string }): ErrorOutcome | undefined {
+  return ERROR_BY_CODE.get(error.code) ?? ERROR_BY_STATUS.get(error.status);
+}
 
 /**
  * The stable code of an error status: the code of its outcome, or `RC_HTTP_<status>` for a status no

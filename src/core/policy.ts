@@ -1,6 +1,6 @@
-import { DEFAULT_CHALLENGE, HttpError } from './errors.js';
+import { DEFAULT_CHALLENGE, HttpError, type HttpErrorOptions } from './errors.js';
 import { checkOptions } from './options.js';
-import { DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type SuccessOutcome } from './outcomes.js';
+import { DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, outcomeOfError, OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type OutcomeRow, type SuccessOutcome } from './outcomes.js';
 
 /**
  * The operation an endpoint performs. It decides the success status and what an `undefined` result
@@ -9,7 +9,7 @@ import { DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, SUCCESS_OUTCOMES, ty
  * @example
  * endpoint('POST', '/searches', { operation: 'submit', handle: run });
  */
-export type Operation = Exclude<SuccessOutcome, 'options' | 'empty'>;
+export type Operation = Exclude<SuccessOutcome, 'accepted' | 'options' | 'empty' | 'notModified'>;
 
 const POLICY_KEYS: readonly string[] = [...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES, 'unacceptable'];
 
@@ -71,7 +71,10 @@ function checkOverride(key: string, value: unknown): Outcome {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 599) {
     throw new RangeError(`createStatusPolicy: "${key}" must be an integer status from 100 to 599, got ${JSON.stringify(value)}`);
   }
-  if (isSuccess && (value < 200 || value > 299)) {
+  if (key === 'notModified' && value !== 304) {
+    throw new RangeError(`createStatusPolicy: "notModified" is always 304, got ${value}`);
+  }
+  if (isSuccess && key !== 'notModified' && (value < 200 || value > 299)) {
     throw new RangeError(`createStatusPolicy: "${key}" is a success and must be answered with a 2xx status, got ${value}`);
   }
   if (!isSuccess && value < 400) {
@@ -87,19 +90,27 @@ function checkOverride(key: string, value: unknown): Outcome {
 export const DEFAULT_POLICY: StatusPolicy = policyOf({ ...DEFAULT_STATUSES }, 'reject');
 
 /**
- * The error as the policy wants it sent. An error whose status the policy maps elsewhere (for example
- * `forbidden: 404`) becomes a plain error of the new status that says nothing of the original, so a
- * hidden 403 cannot be told apart from a real 404.
+ * The error as the policy wants it sent. An error the policy keeps at its status is sent as it is.
+ * Moved to another status, an error that conceals (`forbidden`, `unauthorized`) becomes a plain
+ * error of the new status that says nothing of the original, so a hidden 403 cannot be told apart
+ * from a real 404; any other keeps its code, detail, `errors` and headers (`badRequest: 422`).
  *
  * @example
  * applyPolicy(createStatusPolicy({ forbidden: 404 }), new ForbiddenError()).status; // 404
  */
 export function applyPolicy(policy: StatusPolicy, error: HttpError): HttpError {
-  const outcome = ERROR_BY_STATUS.get(error.status);
+  const outcome = outcomeOfError(error);
   if (outcome === undefined) return error;
   const status = policy.statuses[outcome];
   if (status === error.status) return error;
   const replacement = ERROR_BY_STATUS.get(status);
-  const headers = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? DEFAULT_CHALLENGE } : {};
-  return new HttpError(status, { headers, cause: error });
+  const challenge = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? DEFAULT_CHALLENGE } : undefined;
+  if ((OUTCOMES[outcome] as OutcomeRow).conceals === true) return new HttpError(status, { headers: challenge ?? {}, cause: error });
+  const options: HttpErrorOptions = { code: error.code, expose: error.expose, headers: { ...error.headers, ...challenge }, cause: error };
+  if (error.detail !== undefined) options.detail = error.detail;
+  if (error.errors !== undefined) options.errors = [...error.errors];
+  if (error.omittedErrors !== undefined) options.omittedErrors = error.omittedErrors;
+  // A type of its own names the problem whatever its status; `about:blank` takes the new status's title.
+  if (error.type !== 'about:blank') Object.assign(options, { type: error.type, title: error.title });
+  return new HttpError(status, options);
 }

@@ -4,7 +4,6 @@ import { checkContentEncoding, checkContentLength, checkMediaType, declaredLengt
 import type { AnyContext, Authorize, Endpoint, ResultFilter } from './endpoint.js';
 import {
   BadRequestError,
-  DEFAULT_CHALLENGE,
   ForbiddenError,
   isHttpError,
   NotAcceptableError,
@@ -191,10 +190,7 @@ async function authenticateCaller({ settings, ctx, compiled, headers }: Exchange
     if (!isHttpError(error) || error.status !== OUTCOMES.unauthorized.status) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
     if (isPublic) return;
-    // An UnauthorizedError built without a challenge of its own gets the API's configured one.
-    const challenge = error.headers['www-authenticate'];
-    if (challenge !== undefined && challenge !== DEFAULT_CHALLENGE) throw error;
-    throw new UnauthorizedError(error.detail, { challenge: settings.challenge, code: error.code });
+    throw error;
   }
   if (ctx.principal === undefined && !isPublic) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
 }

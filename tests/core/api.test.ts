@@ -240,8 +240,9 @@ describe('timeout', () => {
       endpoints: [endpoint('GET', '/reports', { handle: () => new Promise((resolve) => setTimeout(resolve, 200)) })],
     });
     const response = await api.handle({ method: 'GET', url: '/reports' });
+    // Moved, the timeout keeps its code and detail: only forbidden and unauthorized conceal themselves.
     expect(response.status).toBe(500);
-    expect(response.body).toMatchObject({ title: 'Internal Server Error', code: 'RC_INTERNAL' });
+    expect(response.body).toMatchObject({ title: 'Internal Server Error', code: 'RC_TIMEOUT', detail: 'The request did not finish in time' });
   });
 
   it('refuses a timeout that is not a whole number of milliseconds', () => {

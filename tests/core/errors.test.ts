@@ -45,7 +45,7 @@ describe('HttpError family', () => {
 
   it('sends a 5xx detail only when expose is set on purpose', () => {
     const error = new HttpError(503, { detail: 'Maintenance until 10:00', expose: true });
-    expect(error.toProblem()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'RC_TIMEOUT', detail: 'Maintenance until 10:00' });
+    expect(error.toProblem()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, code: 'RC_UNAVAILABLE', detail: 'Maintenance until 10:00' });
   });
 
   it('carries WWW-Authenticate on 401 and Allow on 405', () => {
@@ -67,8 +67,8 @@ describe('HttpError family', () => {
   });
 
   it('names a status without a registered code', () => {
-    expect(new HttpError(409).code).toBe('RC_HTTP_409');
-    expect(new HttpError(409).title).toBe('Conflict');
+    expect(new HttpError(451).code).toBe('RC_HTTP_451');
+    expect(new HttpError(451).title).toBe('Unavailable For Legal Reasons');
   });
 
   it('is recognized across copies of the library by its brand, not by instanceof', () => {

@@ -9,6 +9,14 @@ import { z } from 'zod';
 import {
   BadRequestError,
   collection,
+  ConflictError,
+  createStatusPolicy,
+  GoneError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnprocessableContentError,
   createApi,
   DEFAULT_STATUSES,
   endpoint,
@@ -47,6 +55,13 @@ const CLASSES = {
   payloadTooLarge: new PayloadTooLargeError(),
   unsupportedMediaType: new UnsupportedMediaTypeError(),
   internalError: new InternalServerError(),
+  conflict: new ConflictError(),
+  gone: new GoneError(),
+  preconditionFailed: new PreconditionFailedError(),
+  unprocessable: new UnprocessableContentError(),
+  preconditionRequired: new PreconditionRequiredError(),
+  tooManyRequests: new TooManyRequestsError(),
+  unavailable: new ServiceUnavailableError(),
 } satisfies Partial<Record<Outcome, HttpError>>;
 
 describe('the outcome table', () => {
@@ -54,7 +69,7 @@ describe('the outcome table', () => {
     expect([...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES]).toEqual(Object.keys(OUTCOMES));
     for (const outcome of SUCCESS_OUTCOMES) {
       expect(OUTCOMES[outcome].status, outcome).toBeGreaterThanOrEqual(200);
-      expect(OUTCOMES[outcome].status, outcome).toBeLessThan(300);
+      expect(OUTCOMES[outcome].status, outcome).toBeLessThan(outcome === 'notModified' ? 305 : 300);
       expect(OUTCOMES[outcome], outcome).not.toHaveProperty('code');
     }
     for (const outcome of ERROR_OUTCOMES) {
@@ -74,7 +89,8 @@ describe('the outcome table', () => {
     }
     expect(new NotFoundError('No user 7').toProblem()).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No user 7' });
     expect(new NotFoundError().name).toBe('NotFoundError');
-    expect(new HttpError(503).code).toBe(OUTCOMES.timeout.code);
+    // Two outcomes share 503: a plain 503 is `unavailable`; the deadline's own answer says RC_TIMEOUT.
+    expect(new HttpError(503).code).toBe(OUTCOMES.unavailable.code);
     expect(new HttpError(418).code).toBe('RC_HTTP_418');
   });
 
@@ -83,6 +99,48 @@ describe('the outcome table', () => {
     expect(documented).toEqual(
       Object.entries(OUTCOMES).map(([outcome, row]) => ({ outcome, status: row.status, code: 'code' in row ? row.code : undefined, errorClass: classes.get(outcome) })),
     );
+  });
+});
+
+describe('the second edition of outcomes', () => {
+  it('Retry-After from seconds or a date, on 429 and 503; anything else refused where the error is built', () => {
+    expect(new TooManyRequestsError('Slow down', { retryAfter: 30 }).headers).toEqual({ 'retry-after': '30' });
+    expect(new ServiceUnavailableError(undefined, { retryAfter: new Date('2030-01-01T00:00:00Z') }).headers).toEqual({ 'retry-after': 'Tue, 01 Jan 2030 00:00:00 GMT' });
+    for (const retryAfter of [-1, 1.5, Number.NaN, new Date('nope')]) expect(() => new TooManyRequestsError(undefined, { retryAfter })).toThrow(/retryAfter must be/);
+  });
+
+  it('answers each new error thrown by a handler with its status, code and headers', async () => {
+    const errors = [new ConflictError('taken'), new GoneError(), new PreconditionFailedError(), new UnprocessableContentError(), new PreconditionRequiredError(), new TooManyRequestsError(undefined, { retryAfter: 5 }), new ServiceUnavailableError('maintenance', { retryAfter: 60 })];
+    for (const error of errors) {
+      const api = createApi({ endpoints: [endpoint('GET', '/orders', { handle: () => { throw error; } })], onError: () => {} });
+      const response = await api.handle({ method: 'GET', url: '/orders' });
+      expect(response.status).toBe(error.status);
+      expect(response.headers).toMatchObject({ 'content-type': 'application/problem+json; charset=utf-8', ...error.headers });
+      expect(response.body).toMatchObject({ status: error.status, code: error.code, title: error.title });
+    }
+    const maintenance = await createApi({ endpoints: [endpoint('GET', '/orders', { handle: () => { throw new ServiceUnavailableError('maintenance'); } })], onError: () => {} }).handle({ method: 'GET', url: '/orders' });
+    expect(maintenance.body).toMatchObject({ code: 'RC_UNAVAILABLE', detail: 'maintenance' });
+  });
+
+  it('badRequest: 422 keeps the code, detail and every invalid input; forbidden: 404 still conceals', async () => {
+    const policy = createStatusPolicy({ badRequest: 422, forbidden: 404 });
+    const api = createApi({
+      policy,
+      endpoints: [
+        endpoint('POST', '/users', { body: z.object({ email: z.string().email() }), handle: (ctx) => ctx.body }),
+        endpoint('GET', '/secret', { handle: () => { throw new ForbiddenError('not yours'); } }),
+      ],
+    });
+    const invalid = await api.handle({ method: 'POST', url: '/users', headers: { 'content-type': 'application/json' }, body: '{"email":"x"}' });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body).toEqual({ type: 'about:blank', title: 'Unprocessable Content', status: 422, code: 'RC_INVALID_INPUT', detail: 'The request has 1 invalid value', errors: [{ in: 'body', pointer: '#/email', detail: expect.any(String) }] });
+    const hidden = await api.handle({ method: 'GET', url: '/secret' });
+    expect(hidden.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' });
+  });
+
+  it('notModified is always 304', () => {
+    expect(() => createStatusPolicy({ notModified: 200 })).toThrow(/"notModified" is always 304/);
+    expect(createStatusPolicy({ notModified: 304 }).decide('notModified')).toBe(304);
   });
 });
 
@@ -136,5 +194,30 @@ describe('the outcomes a route records', () => {
       const template = request.url === '/notes' ? '/notes' : '/notes/:id';
       expect(statuses(request.method, template), `${request.method} ${request.url}: ${response.status}`).toContain(response.status);
     }
+  });
+});
+
+describe("the API's challenge", () => {
+  it('is sent with every 401 that names none of its own: a handler\'s UnauthorizedError, an HttpError(401), authenticate\'s', async () => {
+    const challenge = 'Token realm="conduit"';
+    const api = createApi({
+      challenge,
+      authenticate: (request) => {
+        if (request.headers?.authorization === 'Token bad') throw new UnauthorizedError('expired');
+        return request.headers?.authorization === 'Token good' ? { id: 1 } : undefined;
+      },
+      endpoints: [
+        endpoint('GET', '/profiles', { handle: () => { throw new UnauthorizedError('sign in again'); } }),
+        endpoint('GET', '/articles', { handle: () => { throw new HttpError(401); } }),
+        endpoint('GET', '/tags', { handle: () => { throw new UnauthorizedError(undefined, { challenge: 'Basic realm="x"' }); } }),
+      ],
+    });
+    const good = { authorization: 'Token good' };
+    for (const url of ['/profiles', '/articles']) expect((await api.handle({ method: 'GET', url, headers: good })).headers['www-authenticate']).toBe(challenge);
+    expect((await api.handle({ method: 'GET', url: '/tags', headers: good })).headers['www-authenticate']).toBe('Basic realm="x"');
+    const expired = await api.handle({ method: 'GET', url: '/tags', headers: { authorization: 'Token bad' } });
+    expect(expired.status).toBe(401);
+    expect(expired.headers['www-authenticate']).toBe(challenge);
+    expect(expired.body).toMatchObject({ detail: 'expired' });
   });
 });
