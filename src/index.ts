@@ -58,13 +58,17 @@ export {
   type Authenticated,
   type Authorize,
   type BodyOption,
+  type ChosenOutcome,
   type Context,
+  type DeclaredError,
+  type DeclaredErrors,
   type Endpoint,
   type EndpointConfig,
   type EndpointContext,
   type Guard,
   type Principal,
   type Register,
+  type Reply,
   type ResponseSchema,
   type ResultFilter,
   type ResultOf,
@@ -79,6 +83,9 @@ export {
   type CollectionOperation,
   type ItemParams,
   type OperationDefinition,
+  type OwnedOperation,
+  type OwnerOption,
+  type OwnerRule,
 } from './core/resource.js';
 export {
   createApi,
@@ -92,7 +99,7 @@ export {
   type Resource,
   type RouteInfo,
 } from './core/api.js';
-export type { RuntimeOptions } from './core/settings.js';
+export type { ProblemBody, RuntimeOptions } from './core/settings.js';
 export {
   lintPath,
   lintPaths,

@@ -1,13 +1,15 @@
 /**
  * restcanon/testing: run handlers and whole APIs without HTTP, in unit tests.
  */
-import type { ApiRequest, ApiResponse, HeaderRecord } from './core/contract.js';
+import type { ApiRequest, ApiResponse, HeaderRecord, QueryRecord } from './core/contract.js';
+import { RequestContext } from './core/context.js';
 import type { AnyContext, Context, Endpoint } from './core/endpoint.js';
 import { checkOptions } from './core/options.js';
 import { createApi, type Api, type ApiOptions } from './core/api.js';
 
 /**
- * A context for calling a handler directly: every part you leave out is empty.
+ * A context for calling a handler directly: every part you leave out is empty. What the handler sets
+ * with `ctx.set` and `ctx.outcome` is in `ctx.reply`.
  *
  * @example
  * const ctx = createTestContext({ params: { id: 7 }, principal: { id: 1 } });
@@ -17,14 +19,10 @@ export function createTestContext<Params = Record<string, string>, Query = Recor
   parts: Partial<Context<Params, Query, Headers, Body, Caller>> = {},
 ): Context<Params, Query, Headers, Body, Caller> {
   checkOptions('createTestContext()', parts, ['params', 'query', 'headers', 'body', 'principal', 'request']);
-  return {
-    params: parts.params ?? ({} as Params),
-    query: parts.query ?? ({} as Query),
-    headers: parts.headers ?? ({} as Headers),
-    body: parts.body as Body,
-    principal: parts.principal as Caller,
-    request: parts.request ?? { method: 'GET', url: '/' },
-  };
+  const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, (parts.headers ?? {}) as HeaderRecord, parts.request ?? { method: 'GET', url: '/' }, undefined);
+  ctx.body = parts.body;
+  ctx.principal = parts.principal;
+  return ctx as unknown as Context<Params, Query, Headers, Body, Caller>;
 }
 
 /** A request for {@link TestClient}: an object body is sent as JSON text with its `Content-Type`. */

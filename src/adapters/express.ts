@@ -88,6 +88,10 @@ const EXPRESS_OPTIONS = ['fallthrough'];
  * bytes were counted by that parser's limit, not the API's, unless it came with a `Content-Length`);
  * otherwise the raw stream is read with the API's limit.
  *
+ * Mounted at a path that ends with the API's `basePath` (`app.use('/api/v1', toExpress(api))` with
+ * `basePath: '/api/v1'`), the API is served once, at `/api/v1/...`: the base path written in both
+ * places means one prefix, not `/api/v1/api/v1/...`.
+ *
  * It returns two middleware for `app.use`, which Express runs in order. The second handles the
  * errors of a body parser mounted before the API (malformed JSON, a body over the parser's limit,
  * an unsupported charset or encoding) for the paths the API serves: the API answers them, after its
@@ -103,15 +107,17 @@ const EXPRESS_OPTIONS = ['fallthrough'];
 export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount {
   checkOptions('toExpress()', options, EXPRESS_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
+  const basePath = api.basePath;
   const middleware: ExpressMiddleware = (req, res, next) => {
-    const answer = api.respond(fromExpressRequest(req), fallthrough ? PASS_ON : ANSWER);
+    const answer = api.respond(fromExpressRequest(req, basePath), fallthrough ? PASS_ON : ANSWER);
     if (answer instanceof Promise) answer.then((response) => sendOrNext(res, next, response), next);
     else sendOrNext(res, next, answer);
   };
   const onParserError: ExpressErrorMiddleware = (error, req, res, next) => {
     const type = bodyParserFailure(error);
-    if (type === undefined || (fallthrough && !api.matches(req.url ?? '/'))) return next(error);
-    const request = fromExpressRequest(req);
+    if (type === undefined) return next(error);
+    const request = fromExpressRequest(req, basePath);
+    if (fallthrough && !api.matches(request.url)) return next(error);
     request.body = bodyAfter(req, type, (error as { body?: unknown }).body);
     const answer = api.respond(request, ANSWER);
     if (answer instanceof Promise) answer.then((response) => sendNodeResponse(res, response), next);
@@ -190,13 +196,38 @@ function sendOrNext(res: ServerResponse, next: ExpressNext, response: ApiRespons
   else sendNodeResponse(res, response);
 }
 
-function fromExpressRequest(req: ExpressRequest): ApiRequest {
-  const request = fromNodeRequest(req, req.url ?? '/');
-  request.baseUrl = req.baseUrl;
+/**
+ * The `ApiRequest` of an Express request: its target below the mount path, and the mount path as
+ * `baseUrl`. With a `basePath`, a mount path that ends with it is the base path written twice: the
+ * base path moves from the mount path to the target, so that the API routes it once.
+ */
+function fromExpressRequest(req: ExpressRequest, basePath = '/'): ApiRequest {
+  const url = req.url ?? '/';
+  const baseUrl = req.baseUrl;
+  const twice = basePath !== '/' && baseUrl !== undefined && baseUrl.endsWith(basePath);
+  const request = fromNodeRequest(req, twice ? withBasePath(url, basePath) : url);
+  request.baseUrl = twice ? baseUrl.slice(0, baseUrl.length - basePath.length) : baseUrl;
   // Express 4's parsers mark `_body`, Express 5's leave the stream ended: the stream is spent, so the
   // parsed body stands in for it. A request that carried no body keeps none, whatever a parser made of it.
   if ((req._body === true || req.readableEnded) && hasBody(req.headers)) request.body = req.body;
   return request;
+}
+
+/**
+ * A target with the base path in front of its path: `/users?page=2` → `/api/users?page=2`, `/` →
+ * `/api`. An absolute-form target (`http://host/users`) keeps its origin in front.
+ */
+function withBasePath(url: string, basePath: string): string {
+  let start = 0;
+  if (url.charCodeAt(0) !== 47) {
+    const scheme = url.indexOf('://');
+    start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+    if (start === -1) return url;
+  }
+  const path = url.slice(start);
+  // The root below the mount is the base path itself, without a trailing slash.
+  const rest = path === '/' || path.charCodeAt(1) === 63 || path.charCodeAt(1) === 35 ? path.slice(1) : path;
+  return url.slice(0, start) + basePath + rest;
 }
 
 /** Whether the request's framing announces a body (RFC 9112 §6.3): chunked, or a length above 0. */

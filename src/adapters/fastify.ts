@@ -96,6 +96,10 @@ const FASTIFY_OPTIONS = ['fallthrough'];
  * few malformed URLs before any plugin runs: pass {@link frameworkErrorsOf} to `Fastify()` for the
  * API to answer those too.
  *
+ * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
+ * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with
+ * an error that says which of the two to drop.
+ *
  * @example
  * const app = Fastify({ frameworkErrors: frameworkErrorsOf(api, { prefix: '/v1' }) });
  * await app.register(toFastify(api), { prefix: '/v1' });
@@ -105,6 +109,7 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const fallthrough = options.fallthrough ?? true;
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
+    checkPrefix(normalizePrefix(prefix), api.basePath);
     const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, withoutPrefix(request.url, prefix), prefix);
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
@@ -122,6 +127,19 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   };
   Object.defineProperty(plugin, Symbol.for('fastify.display-name'), { value: 'restcanon' });
   return plugin;
+}
+
+/**
+ * Throws when the plugin's prefix ends with the API's base path: both would come in front of every
+ * path, and a request for the URL that was meant would find nothing.
+ */
+function checkPrefix(prefix: string, basePath: string): void {
+  if (basePath === '/' || !prefix.endsWith(basePath)) return;
+  const rest = prefix.slice(0, prefix.length - basePath.length);
+  const shorter = rest === '' ? 'register(toFastify(api)) without a prefix' : `register(toFastify(api), { prefix: '${rest}' })`;
+  throw new TypeError(
+    `toFastify(): the prefix '${prefix}' ends with the API's basePath '${basePath}', so every path would be served at ${prefix}${basePath}/...; drop one of them: ${shorter}, or createApi() without basePath: '${basePath}'`,
+  );
 }
 
 /** Node's own header names are lower case; headers a hook set on the request (`request.headers = ...`) may not be. */

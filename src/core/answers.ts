@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { isEmptyBodyStatus } from './http.js';
-import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError } from './errors.js';
+import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError, type ProblemDetails } from './errors.js';
 import { json } from '../formats/formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { OUTCOMES, type OutcomeRow } from './outcomes.js';
@@ -50,10 +50,32 @@ function problemAnswer(settings: Settings, httpError: HttpError, error: unknown,
   responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
   if (settings.vary) responseHeaders.vary = 'Accept';
   const head = request.method === 'HEAD';
-  const payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
+  // The API's own body is no problem document: it goes out in the format's own media type.
+  const shaped = settings.problemBody === undefined ? undefined : shapedProblem(settings, problem, request);
+  let body: unknown = problem;
+  let payload: string | Uint8Array | undefined;
+  if (shaped === undefined) {
+    payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
+  } else {
+    body = shaped;
+    responseHeaders['content-type'] = format.contentType;
+    payload = head ? undefined : format.serialize(shaped);
+  }
   // Reported once the answer is built, so that an error that fails to build one is reported once.
   if (instance !== undefined) settings.report(error, { requestId: instance, status: httpError.status, request });
-  return { status: httpError.status, headers: responseHeaders, body: head ? undefined : problem, payload };
+  return { status: httpError.status, headers: responseHeaders, body: head ? undefined : body, payload };
+}
+
+/** The API's body for a problem; undefined, reported, when `build` throws or gives nothing: the problem is sent instead. */
+function shapedProblem(settings: Settings, problem: ProblemDetails, request: ApiRequest): unknown {
+  try {
+    const shaped = settings.problemBody!.build(structuredClone(problem), request);
+    if (shaped !== undefined) return shaped;
+    throw new TypeError('problemBody.build returned undefined');
+  } catch (error) {
+    settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: problem.status, request });
+    return undefined;
+  }
 }
 
 /** A success: the policy's status for the operation and its result, `Location` for a create, and the body in the negotiated format. */
@@ -63,11 +85,15 @@ export function succeed(exchange: Exchange): ApiResponse {
   const operation = endpoint.operation;
   const missing = result === undefined || result === null;
   if ((OUTCOMES[operation] as OutcomeRow).item === true && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
-  const headers: Record<string, string> = {};
-  if (settings.vary) headers.vary = 'Accept';
+  // What the handler set comes first: the headers restcanon sets below win over its own.
+  const { reply } = ctx;
+  const headers: Record<string, string> = reply === undefined ? {} : Object.assign({}, reply.headers);
+  if (settings.vary) headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
   let status: number;
   let body: unknown = result;
-  if (operation === 'remove' && result === true) {
+  if (reply?.outcome !== undefined) {
+    status = settings.policy.decide(reply.outcome);
+  } else if (operation === 'remove' && result === true) {
     status = settings.policy.decide('empty');
     body = undefined;
   } else if (missing && operation !== 'create') {
@@ -77,7 +103,7 @@ export function succeed(exchange: Exchange): ApiResponse {
     status = settings.policy.decide(operation);
   }
   if (operation === 'create' && !missing) {
-    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(compiled, result, exchange.rawParams, ctx.params, ctx.request.baseUrl);
+    const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(exchange, result);
     if (location !== undefined) headers.location = location;
   }
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
@@ -109,14 +135,35 @@ function customLocation(exchange: Exchange, result: unknown): string | undefined
   }
 }
 
-function defaultLocation(compiled: Compiled, result: unknown, rawParams: Record<string, string>, params: object, baseUrl: string | undefined): string | undefined {
-  const id = (result as { id?: unknown }).id;
-  if (compiled.itemTemplate === undefined || !isUrlPart(id)) return undefined;
-  const values: Record<string, unknown> = Object.assign({}, rawParams);
+/**
+ * The `Location` of a created item from the `id` of the result: the item's template filled with the
+ * params and the id, each percent-encoded, below the host's mount prefix. A result without a usable
+ * `id` (none, or not a string, number or bigint) still answers 201, without `Location`, and the
+ * mistake is reported, with how to give the id.
+ */
+function defaultLocation(exchange: Exchange, result: unknown): string | undefined {
+  const { compiled, ctx } = exchange;
+  const { endpoint } = compiled;
+  if (compiled.itemTemplate === undefined) return undefined;
+  let id: unknown;
+  try {
+    id = endpoint.locationId !== undefined ? endpoint.locationId(result, ctx) : typeof result === 'object' || typeof result === 'function' ? (result as { id?: unknown }).id : undefined;
+  } catch (error) {
+    reportAside(exchange, error);
+    return undefined;
+  }
+  if (!isUrlPart(id)) {
+    const what = id === undefined || id === null ? String(id) : typeof id === 'object' ? 'an object' : `a ${typeof id}`;
+    const source = endpoint.locationId !== undefined ? `its "idOf" gave ${what}` : id === undefined ? 'the created item has no "id"' : `the created item's "id" is ${what}`;
+    reportAside(exchange, new TypeError(`${endpoint.method} ${endpoint.path}: ${source}, so the 201 has no Location: give a string or number id, with the collection's "idOf" or the endpoint's "location"`));
+    return undefined;
+  }
+  const values: Record<string, unknown> = Object.assign({}, exchange.rawParams);
   // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
-  for (const [name, value] of Object.entries(params)) if (isUrlPart(value)) values[name] = value;
+  for (const [name, value] of Object.entries(ctx.params as object)) if (isUrlPart(value)) values[name] = value;
   values.id = id;
   const path = buildPath(compiled.itemTemplate, values);
+  const baseUrl = ctx.request.baseUrl;
   return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
 }
 

@@ -12,7 +12,7 @@ import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter } from './router.js';
 import { NO_ROUTE, optionsResponse } from './answers.js';
 import { compile, createRuntime } from './runtime.js';
-import type { RuntimeOptions } from './settings.js';
+import type { ProblemBody, RuntimeOptions } from './settings.js';
 import type { Compiled } from './steps.js';
 
 /**
@@ -99,6 +99,8 @@ export interface Api {
   readonly challenge: string;
   /** The largest request body in bytes: a larger one answers the policy's `payloadTooLarge` status. */
   readonly bodyLimit: number;
+  /** The API's own error body, when it shapes one. */
+  readonly problemBody: ProblemBody | undefined;
 }
 
 /** What an API answers a request with: the response, its promise when a step had to wait, or nothing for a path the API does not know (when asked to pass those on). */
@@ -226,11 +228,12 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
     formats: runtime.settings.formats,
     challenge: runtime.settings.challenge,
     bodyLimit: runtime.settings.bodyLimit,
+    problemBody: runtime.settings.problemBody,
   };
   return api;
 }
 
-const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'timeout'];
+const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'problemBody', 'timeout'];
 const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi'];
 
 /**

@@ -4,6 +4,8 @@ import type { Method } from './http.js';
 import { METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
+import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
+import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
 import type { Operation } from './policy.js';
 import { checkOptions } from './options.js';
 import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
@@ -50,7 +52,48 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   body: Body;
   principal: Caller;
   request: ApiRequest;
+  /**
+   * Sets a header of the success answer (`Link`, `Cache-Control`, `ETag`, `X-Total-Count`, ...).
+   * Not sent with an error; `Content-Type`, `Content-Length` and the connection's headers are
+   * restcanon's; a name or value that could split the answer throws.
+   *
+   * @example
+   * ctx.set('X-Total-Count', String(total));
+   */
+  set(name: string, value: string): void;
+  /**
+   * Answers with another success outcome than the operation's, one the endpoint declares in
+   * `outcomes` (`accepted` for work that goes on, `empty` for nothing to send); the policy gives its
+   * status. Any other throws: errors are thrown, never chosen.
+   *
+   * @example
+   * ctx.outcome('accepted'); // 202
+   */
+  outcome(outcome: ChosenOutcome): void;
+  /** What `set` and `outcome` recorded; undefined until one is called. */
+  readonly reply: Reply | undefined;
 }
+
+/** What a handler set for its answer with `ctx.set` and `ctx.outcome`. */
+export interface Reply {
+  headers: Record<string, string>;
+  outcome: ChosenOutcome | undefined;
+}
+
+/** A success outcome a handler may choose with `ctx.outcome`: any but `options`. */
+export type ChosenOutcome = Exclude<SuccessOutcome, 'options'>;
+
+/**
+ * An error an endpoint declares it answers, for its documentation: what it means here, or that and
+ * a schema of the members it adds to the problem body.
+ *
+ * @example
+ * const taken: DeclaredError = { description: 'An account with this email exists' };
+ */
+export type DeclaredError = string | { readonly description?: string; readonly schema?: StandardSchema };
+
+/** The domain errors an endpoint answers, by outcome. */
+export type DeclaredErrors = { readonly [K in ErrorOutcome]?: DeclaredError };
 
 /** A context before its types are known; what guards and the pipeline pass around. */
 export type AnyContext = Context<any, any, any, any, any>;
@@ -138,6 +181,14 @@ export interface EndpointConfig<
   response?: Response;
   /** One line for generated documentation. */
   summary?: string;
+  /** Success outcomes the handler may choose with `ctx.outcome`, besides its operation's (`['accepted']`). */
+  outcomes?: readonly ChosenOutcome[];
+  /**
+   * The domain errors the handler throws, by outcome, for the documentation (`{ conflict: 'The email
+   * is taken' }`). A thrown 4xx that no step and no declaration gives is still answered, and reported
+   * once to `onError` outside production.
+   */
+  errors?: DeclaredErrors;
   handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Promisable<Result>;
 }
 
@@ -192,13 +243,19 @@ export interface Endpoint {
   readonly location: ((result: unknown, ctx: AnyContext) => string | undefined) | undefined;
   /** For `create` without `location`: the template of the new item's URL, filled with the params and the result's `id`. */
   readonly itemPath: string | undefined;
+  /** For `create` without `location`: the new item's id, where the result's `id` is not it (a collection's `idOf`). */
+  readonly locationId?: ((result: unknown, ctx: AnyContext) => unknown) | undefined;
   readonly summary: string | undefined;
   /** The body of a successful answer, if declared. */
   readonly response?: ResponseSchema | undefined;
+  /** Success outcomes the handler may choose with `ctx.outcome`, besides its operation's. */
+  readonly outcomes?: readonly ChosenOutcome[] | undefined;
+  /** The domain errors the handler throws, by outcome. */
+  readonly errors?: DeclaredErrors | undefined;
   readonly handle: (ctx: AnyContext) => unknown;
 }
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'handle'];
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'handle'];
 
 /**
  * Throws unless a body option is undefined, a Standard Schema or `'unvalidated'`.
@@ -279,6 +336,8 @@ export function endpoint<
     itemPath: operation === 'create' ? `${path}/:id` : undefined,
     summary: config.summary,
     response: config.response === undefined ? undefined : { schema: config.response, array: false },
+    outcomes: config.outcomes,
+    errors: config.errors,
     handle: config.handle as Endpoint['handle'],
   });
 }
@@ -296,9 +355,34 @@ export function defineEndpoint(definition: Endpoint): Endpoint {
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);
   checkSchema(definition.response?.schema, `${where}: "response"`);
+  checkOutcomes(definition, where);
+  checkDeclaredErrors(definition.errors, where);
   return Object.freeze({ ...definition });
 }
 
+const CHOSEN: readonly string[] = SUCCESS_OUTCOMES.filter((outcome) => outcome !== 'options');
+
+function checkOutcomes({ outcomes, method }: Endpoint, where: string): void {
+  if (outcomes === undefined) return;
+  if (!Array.isArray(outcomes)) throw new TypeError(`${where}: "outcomes" must be an array of success outcomes, such as ['accepted']`);
+  for (const outcome of outcomes) {
+    if (!CHOSEN.includes(outcome)) throw new TypeError(`${where}: "outcomes" takes success outcomes (${CHOSEN.join(', ')}), got ${JSON.stringify(outcome)}; errors are thrown and declared in "errors"`);
+    if (outcome === 'notModified' && method !== 'GET') throw new TypeError(`${where}: only a GET endpoint may answer notModified`);
+  }
+}
+
+function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string): void {
+  if (errors === undefined) return;
+  if (typeof errors !== 'object' || errors === null) throw new TypeError(`${where}: "errors" must be an object of error outcomes, such as { conflict: 'The email is taken' }`);
+  for (const [outcome, declared] of Object.entries(errors)) {
+    if (!(ERROR_OUTCOMES as readonly string[]).includes(outcome)) throw new TypeError(`${where}: "errors" takes error outcomes (${ERROR_OUTCOMES.join(', ')}), got "${outcome}"`);
+    if (typeof declared === 'string') continue;
+    if (typeof declared !== 'object' || declared === null) throw new TypeError(`${where}: the declared error "${outcome}" must be a description or { description, schema }`);
+    checkOptions(`${where}: the declared error "${outcome}"`, declared, ['description', 'schema']);
+    checkSchema(declared.schema, `${where}: the schema of the declared error "${outcome}"`);
+  }
+}
+
 const DEFINITION_KEYS = [
-  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'summary', 'response', 'handle',
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors', 'handle',
 ];

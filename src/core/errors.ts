@@ -1,5 +1,5 @@
 import type { ErrorCode } from './error-codes.js';
-import { errorText } from './http.js';
+import { checkHeader, errorText } from './http.js';
 import { codeOfStatus, OUTCOMES, type ErrorOutcome } from './outcomes.js';
 
 const BRAND = Symbol.for('restcanon.HttpError');
@@ -116,28 +116,13 @@ export class HttpError extends Error {
 }
 Object.defineProperty(HttpError.prototype, BRAND, { value: true });
 
-const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
-
 /**
- * The headers of an error, refused when a name is not an HTTP token or a value holds a character no
- * header may carry (CR, LF, NUL, other controls, anything beyond Latin-1): thrown where the error is
- * built, so a value taken from a request cannot split the response or make the server drop it.
+ * The headers of an error, refused where the error is built when one could split the response or
+ * make the server drop it (see {@link checkHeader}).
  */
 function checkHeaders(headers: Record<string, string>): Record<string, string> {
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    if (!HEADER_NAME.test(name)) throw new TypeError(`HttpError: ${JSON.stringify(name)} is not a valid header name`);
-    if (typeof value !== 'string' || !isHeaderValue(value)) throw new TypeError(`HttpError: the value of header "${name}" must be a string without control characters or characters beyond Latin-1`);
-  }
+  for (const name of Object.keys(headers)) checkHeader('HttpError', name, headers[name]);
   return headers;
-}
-
-function isHeaderValue(value: string): boolean {
-  for (let index = 0; index < value.length; index++) {
-    const code = value.charCodeAt(index);
-    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;
-  }
-  return true;
 }
 
 /**
@@ -198,7 +183,7 @@ function outcomeError(outcome: ErrorOutcome): OutcomeErrorClass {
  * @example
  * throw new BadRequestError('The date range ends before it starts');
  */
-export class BadRequestError extends outcomeError('badRequest') {}
+export class BadRequestError extends /* @__PURE__ */ outcomeError('badRequest') {}
 
 /** Options of {@link UnauthorizedError}. */
 export interface UnauthorizedOptions extends DetailOptions {
@@ -225,7 +210,7 @@ export class UnauthorizedError extends HttpError {
  * @example
  * throw new ForbiddenError();
  */
-export class ForbiddenError extends outcomeError('forbidden') {}
+export class ForbiddenError extends /* @__PURE__ */ outcomeError('forbidden') {}
 
 /**
  * 404: the target does not exist.
@@ -233,7 +218,7 @@ export class ForbiddenError extends outcomeError('forbidden') {}
  * @example
  * throw new NotFoundError('No user with this id');
  */
-export class NotFoundError extends outcomeError('notFound') {}
+export class NotFoundError extends /* @__PURE__ */ outcomeError('notFound') {}
 
 /**
  * 405: the path exists, but not with this method. Carries `Allow` with the methods that do.
@@ -254,7 +239,7 @@ export class MethodNotAllowedError extends HttpError {
  * @example
  * throw new NotAcceptableError('Available: application/json');
  */
-export class NotAcceptableError extends outcomeError('notAcceptable') {}
+export class NotAcceptableError extends /* @__PURE__ */ outcomeError('notAcceptable') {}
 
 /**
  * 409: the request conflicts with the current state of the resource (a taken email, a concurrent change).
@@ -262,7 +247,7 @@ export class NotAcceptableError extends outcomeError('notAcceptable') {}
  * @example
  * throw new ConflictError('An account with this email exists');
  */
-export class ConflictError extends outcomeError('conflict') {}
+export class ConflictError extends /* @__PURE__ */ outcomeError('conflict') {}
 
 /**
  * 410: the resource existed and is gone for good.
@@ -270,7 +255,7 @@ export class ConflictError extends outcomeError('conflict') {}
  * @example
  * throw new GoneError('This invitation was used');
  */
-export class GoneError extends outcomeError('gone') {}
+export class GoneError extends /* @__PURE__ */ outcomeError('gone') {}
 
 /**
  * 412: a precondition of the request (`If-Match`, `If-Unmodified-Since`) does not hold.
@@ -278,7 +263,7 @@ export class GoneError extends outcomeError('gone') {}
  * @example
  * throw new PreconditionFailedError('The order changed since you read it');
  */
-export class PreconditionFailedError extends outcomeError('preconditionFailed') {}
+export class PreconditionFailedError extends /* @__PURE__ */ outcomeError('preconditionFailed') {}
 
 /**
  * 413: the body is larger than the limit.
@@ -286,7 +271,7 @@ export class PreconditionFailedError extends outcomeError('preconditionFailed') 
  * @example
  * throw new PayloadTooLargeError('The body is larger than 1048576 bytes');
  */
-export class PayloadTooLargeError extends outcomeError('payloadTooLarge') {}
+export class PayloadTooLargeError extends /* @__PURE__ */ outcomeError('payloadTooLarge') {}
 
 /**
  * 415: the body's media type or charset is not accepted. Pass `accept-post` or `accept-patch` headers.
@@ -294,7 +279,7 @@ export class PayloadTooLargeError extends outcomeError('payloadTooLarge') {}
  * @example
  * throw new UnsupportedMediaTypeError('Send application/json', { headers: { 'accept-post': 'application/json' } });
  */
-export class UnsupportedMediaTypeError extends outcomeError('unsupportedMediaType') {}
+export class UnsupportedMediaTypeError extends /* @__PURE__ */ outcomeError('unsupportedMediaType') {}
 
 /**
  * 422: the request is well-formed but cannot be processed as it stands. Pass `errors` to point at
@@ -303,7 +288,7 @@ export class UnsupportedMediaTypeError extends outcomeError('unsupportedMediaTyp
  * @example
  * throw new UnprocessableContentError('The coupon has expired', { errors: [{ in: 'body', pointer: '#/coupon', detail: 'has expired' }] });
  */
-export class UnprocessableContentError extends outcomeError('unprocessable') {}
+export class UnprocessableContentError extends /* @__PURE__ */ outcomeError('unprocessable') {}
 
 /**
  * 428: a change needs a precondition (`If-Match`) and the request sent none.
@@ -311,7 +296,7 @@ export class UnprocessableContentError extends outcomeError('unprocessable') {}
  * @example
  * throw new PreconditionRequiredError('Send If-Match with the ETag you read');
  */
-export class PreconditionRequiredError extends outcomeError('preconditionRequired') {}
+export class PreconditionRequiredError extends /* @__PURE__ */ outcomeError('preconditionRequired') {}
 
 /** Options of the errors that tell a client when to try again. */
 export interface RetryOptions extends DetailOptions {
@@ -360,7 +345,7 @@ function withRetryAfter(detail: string | undefined, options: RetryOptions): Http
  * @example
  * throw new InternalServerError('database unreachable', { cause: error }); // the client sees only "Internal Server Error"
  */
-export class InternalServerError extends outcomeError('internalError') {}
+export class InternalServerError extends /* @__PURE__ */ outcomeError('internalError') {}
 
 function withDetail(detail: string | undefined, options: DetailOptions): HttpErrorOptions {
   if (detail === undefined) return options;

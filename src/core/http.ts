@@ -115,3 +115,26 @@ export function isEmptyBodyStatus(status: number): boolean {
   // RFC 9110 §6.4.1, §15.3.5, §15.4.5. Comparisons, not a Set: every success answer asks.
   return status < 200 || status === 204 || status === 205 || status === 304;
 }
+
+const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Throws unless a header name is an HTTP token and its value a string without a character no
+ * header may carry (CR, LF, NUL, other controls, anything beyond Latin-1): a value taken from a
+ * request could otherwise split the response, or make the server drop it.
+ *
+ * @example
+ * checkHeader('ctx.set', 'x-total-count', '42');
+ */
+export function checkHeader(where: string, name: string, value: unknown): void {
+  if (!HEADER_NAME.test(name)) throw new TypeError(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+  if (typeof value !== 'string' || !isHeaderValue(value)) throw new TypeError(`${where}: the value of header "${name}" must be a string without control characters or characters beyond Latin-1`);
+}
+
+function isHeaderValue(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;
+  }
+  return true;
+}

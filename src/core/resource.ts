@@ -2,6 +2,7 @@ import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
 import { checkBodyOption, defineEndpoint } from './endpoint.js';
+import { contextWith } from './context.js';
 import type { Resource } from './api.js';
 import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
 import { checkOptions } from './options.js';
@@ -20,6 +21,35 @@ export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'upda
  */
 export type CollectionOperation = (typeof COLLECTION_OPERATIONS)[number];
 
+/**
+ * The operations an owner rule can guard: every one but create, which makes an item rather than
+ * reaching one.
+ *
+ * @example
+ * const changes: OwnedOperation[] = ['replace', 'update', 'remove'];
+ */
+export type OwnedOperation = Exclude<CollectionOperation, 'create'>;
+
+/**
+ * Whether the caller may see and change an item: `true` lets them.
+ *
+ * @example
+ * const isAuthor: OwnerRule<{ authorId: number }> = (article, principal) => article.authorId === principal.id;
+ */
+export type OwnerRule<Item = unknown> = (item: Item, principal: Principal) => boolean;
+
+/**
+ * The `owner` of a collection: a rule for every operation, or a rule with the operations it guards
+ * (`on`), such as `['replace', 'update', 'remove']` for "anyone reads, only the author changes".
+ *
+ * @example
+ * const owner: OwnerOption<Article> = { rule: (article, principal) => article.authorId === principal.id, on: ['replace', 'update', 'remove'] };
+ */
+export type OwnerOption<Item = unknown> = OwnerRule<Item> | { rule: OwnerRule<Item>; on: readonly OwnedOperation[] };
+
+/** The id `idOf` gives for a created item's `Location`. */
+type ItemId = string | number | bigint;
+
 const METHOD_OF: Readonly<Record<CollectionOperation, Method>> = {
   list: 'GET',
   create: 'POST',
@@ -30,6 +60,9 @@ const METHOD_OF: Readonly<Record<CollectionOperation, Method>> = {
 };
 
 type Output<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
+
+/** An operation's own body option wins; without one, the collection's. */
+type OwnOr<Own, Fallback> = [Own] extends [undefined] ? Fallback : Own;
 
 /**
  * The param name children use for a collection's id: `users` → `userId`, `categories` → `categoryId`.
@@ -50,15 +83,23 @@ interface OperationOptions<Ctx> {
 /**
  * An operation as a bare handler, or with its own access rules. Its result is checked against the
  * collection's `item`, unless the operation declares its own `response` (a list in an envelope, say).
+ * `Own` holds the options only some operations take: create, replace and update take their own `body`.
  */
-export type OperationDefinition<Ctx, Result> =
+export type OperationDefinition<Ctx, Result, Own extends object = {}> =
   | ((ctx: Ctx) => Promisable<Result>)
-  | (OperationOptions<Ctx> & { handle: (ctx: Ctx) => Promisable<Result>; response?: undefined })
-  | (OperationOptions<Ctx> & {
-      handle: (ctx: Ctx) => Promisable<unknown>;
-      /** The body of this operation's success, instead of the collection's `item`. */
-      response: StandardSchema;
-    });
+  | (OperationOptions<Ctx> & Own & { handle: (ctx: Ctx) => Promisable<Result>; response?: undefined })
+  | (OperationOptions<Ctx> &
+      Own & {
+        handle: (ctx: Ctx) => Promisable<unknown>;
+        /** The body of this operation's success, instead of the collection's `item`. */
+        response: StandardSchema;
+      });
+
+/** The option of create, replace and update besides the others: a body schema of their own. */
+interface OwnBody<Schema> {
+  /** This operation's body, instead of the collection's (`body`, or `patch` for update): a schema, or `'unvalidated'`. */
+  body?: Schema;
+}
 
 /** What list may return with an item schema: an array of what the schema accepts. */
 type ListResult<ItemSchema> = ItemSchema extends StandardSchema ? readonly InferInput<ItemSchema>[] : unknown;
@@ -79,12 +120,18 @@ export interface CollectionDefinition<
   Param extends string = string,
   Item = unknown,
   ItemSchema extends StandardSchema | undefined = undefined,
+  CreateBody extends BodyOption | undefined = undefined,
+  ReplaceBody extends BodyOption | undefined = undefined,
+  UpdateBody extends BodyOption | undefined = undefined,
 > {
   /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
   id?: IdSchema;
-  /** The body of create (POST) and replace (PUT): a schema, or `'unvalidated'`. Required by either. */
+  /**
+   * The body of create (POST) and replace (PUT): a schema, or `'unvalidated'`. Required by either,
+   * unless the operation has a `body` of its own.
+   */
   body?: BodySchema;
-  /** The body of update (PATCH): a schema (`body.partial()` with zod), or `'unvalidated'`. Required by update. */
+  /** The body of update (PATCH): a schema (`body.partial()` with zod), or `'unvalidated'`. Required by update, unless it has a `body` of its own. */
   patch?: PatchSchema;
   /** The query of list. */
   query?: QuerySchema;
@@ -102,16 +149,24 @@ export interface CollectionDefinition<
   /** A rule for every operation of this collection and of its children. */
   authorize?: Authorize<AnyContext>;
   /**
-   * Whether the caller may see and change an item. With it, read, replace, update and remove load
-   * the item through `read` first and answer 403 for someone else's (before any change); list drops
-   * such items (and reports them to `onError`); children check every ancestor.
+   * Whether the caller may see and change an item. A rule alone guards every operation; with
+   * `{ rule, on }` only those listed. Read, replace, update and remove load the item through `read`
+   * first and answer 404 for a missing item, then 403 for someone else's (before any change); list
+   * drops such items (and reports them to `onError`); children check an ancestor's rule when it
+   * guards read.
    */
-  owner?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item, principal: Principal) => boolean;
+  owner?: OwnerOption<ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item>;
+  /**
+   * The id of a created item, for `Location`, when create's result has none of its own (an `_id`, an
+   * item wrapped as `{ article: { slug } }`). The URL is built as for `id`: base path, parents, the id
+   * percent-encoded.
+   */
+  idOf?: (created: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item, ctx: Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>) => ItemId;
   list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, ListResult<ItemSchema>>;
   read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
-  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, BodyOf<BodySchema>>, ResultOf<ItemSchema>>;
-  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<BodySchema>>, ResultOf<ItemSchema>>;
-  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<PatchSchema>>, ResultOf<ItemSchema>>;
+  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<CreateBody>>;
+  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<ReplaceBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<ReplaceBody>>;
+  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<UpdateBody, PatchSchema>>>, ResultOf<ItemSchema>, OwnBody<UpdateBody>>;
   /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
   remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
 }
@@ -147,18 +202,29 @@ export interface Collection<ParentParams = {}> extends Resource {
     const Param extends string = ChildParam<Name>,
     Item = unknown,
     ItemSchema extends StandardSchema | undefined = undefined,
+    CreateBody extends BodyOption | undefined = undefined,
+    ReplaceBody extends BodyOption | undefined = undefined,
+    UpdateBody extends BodyOption | undefined = undefined,
   >(
     name: Name,
-    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema>,
+    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody>,
   ): Collection<ChildParams<ParentParams, IdSchema, Param>>;
 }
 
 interface Level {
   name: string;
   param: string;
-  definition: CollectionDefinition<any, any, any, any, any, string, any, any>;
-  /** Param values of every ancestor level, under their names, plus this level's `id`. */
+  definition: CollectionDefinition<any, any, any, any, any, string, any, any, any, any, any>;
+  /** The handler of read, which loads an item for the checks of ancestors and owners. */
   readHandler: ((ctx: AnyContext) => unknown) | undefined;
+  /** The owner rule and the operations it guards. */
+  owner: Owner | undefined;
+}
+
+/** An `owner` option read once: the rule, and the operations it guards. */
+interface Owner {
+  rule: OwnerRule<any>;
+  on: ReadonlySet<OwnedOperation>;
 }
 
 /**
@@ -184,13 +250,19 @@ export function collection<
   const Param extends string = ChildParam<Name>,
   Item = unknown,
   ItemSchema extends StandardSchema | undefined = undefined,
->(name: Name, definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema>): Collection<ChildParams<{}, IdSchema, Param>> {
+  CreateBody extends BodyOption | undefined = undefined,
+  ReplaceBody extends BodyOption | undefined = undefined,
+  UpdateBody extends BodyOption | undefined = undefined,
+>(
+  name: Name,
+  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody>,
+): Collection<ChildParams<{}, IdSchema, Param>> {
   return build([], name, definition as Level['definition']);
 }
 
 function build(ancestors: readonly Level[], name: string, definition: Level['definition']): Collection<any> {
   checkDefinition(name, definition);
-  const level: Level = { name, param: definition.param ?? childParam(name), definition, readHandler: handlerOf(definition.read) };
+  const level: Level = { name, param: definition.param ?? childParam(name), definition, readHandler: handlerOf(definition.read), owner: ownerOf(definition.owner) };
   const parentPath = ancestors.map((ancestor) => `/${ancestor.name}/:${ancestor.param}`).join('');
   const path = `${parentPath}/${name}`;
   const itemPath = `${path}/:id`;
@@ -214,8 +286,13 @@ function build(ancestors: readonly Level[], name: string, definition: Level['def
   } as Collection<any>;
 }
 
-const DEFINITION_OPTIONS = ['id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', ...COLLECTION_OPERATIONS];
+const DEFINITION_OPTIONS = ['id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', ...COLLECTION_OPERATIONS];
 const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'handle', 'response'];
+/** Create, replace and update receive a body, and may each have a schema of their own for it. */
+const BODY_OPERATION_OPTIONS = [...OPERATION_OPTIONS, 'body'];
+const OWNER_OPTIONS = ['rule', 'on'];
+/** The operations whose owner check loads the item through read before the handler runs. */
+const LOADING_OPERATIONS: readonly OwnedOperation[] = ['replace', 'update', 'remove'];
 
 function checkDefinition(name: string, definition: Level['definition']): void {
   if (typeof name !== 'string' || !/^[A-Za-z0-9][\w.~-]*$/.test(name)) {
@@ -229,7 +306,10 @@ function checkDefinition(name: string, definition: Level['definition']): void {
     if (declared !== undefined && typeof declared !== 'function' && typeof (declared as { handle?: unknown }).handle !== 'function') {
       throw new TypeError(`${where}: "${operation}" must be a function or an object with a "handle" function`);
     }
-    if (typeof declared === 'object') checkOptions(`the "${operation}" of ${where}`, declared, OPERATION_OPTIONS);
+    if (typeof declared === 'object') {
+      checkOptions(`the "${operation}" of ${where}`, declared, takesBody(operation) ? BODY_OPERATION_OPTIONS : OPERATION_OPTIONS);
+      checkBodyOption(ownBodyOf(declared), `${where}: the "body" of "${operation}"`);
+    }
     checkSchema(typeof declared === 'object' ? declared.response : undefined, `${where}: the "response" of "${operation}"`);
   }
   checkSchema(definition.item, `${where}: "item"`);
@@ -239,17 +319,74 @@ function checkDefinition(name: string, definition: Level['definition']): void {
   checkBodyOption(definition.patch, `${where}: "patch"`);
   // A handler that receives a body must have a schema for it, or say it takes any body.
   for (const operation of ['create', 'replace'] as const) {
-    if (definition[operation] !== undefined && definition.body === undefined) {
-      throw new TypeError(`${where}: "${operation}" receives a body, so the collection needs "body": a schema of it (such as body: z.object({ ... })), or body: 'unvalidated' to take any JSON unchecked`);
+    if (definition[operation] !== undefined && bodyOf(definition, operation) === undefined) {
+      throw new TypeError(
+        `${where}: "${operation}" receives a body, so the collection needs "body": a schema of it (such as body: z.object({ ... })), or body: 'unvalidated' to take any JSON unchecked; "${operation}" may also have a "body" of its own ({ body, handle })`,
+      );
     }
   }
-  if (definition.update !== undefined && definition.patch === undefined) {
+  if (definition.update !== undefined && bodyOf(definition, 'update') === undefined) {
     const fix = definition.body !== undefined && definition.body !== 'unvalidated' ? 'patch: body.partial() with zod, or another schema' : 'patch: a schema of the changes';
     throw new TypeError(`${where}: "update" receives a body, so the collection needs "patch" (${fix}), or patch: 'unvalidated' to take any JSON unchecked`);
   }
-  if (definition.owner !== undefined && definition.read === undefined) {
-    throw new TypeError(`collection("${name}"): "owner" needs "read", which loads an item so its owner can be checked before any change`);
+  checkOwner(where, definition);
+  if (definition.idOf !== undefined && typeof definition.idOf !== 'function') {
+    throw new TypeError(`${where}: "idOf" must be a function that gives a created item's id, such as (created) => created.article.slug`);
   }
+}
+
+/**
+ * An owner is a rule, or `{ rule, on }` with the operations it guards, each one the collection
+ * declares. Guarding an item before a change loads it through read, so read must exist then.
+ */
+function checkOwner(where: string, definition: Level['definition']): void {
+  const owner = definition.owner;
+  if (owner === undefined) return;
+  if (typeof owner !== 'function') {
+    if (typeof owner !== 'object' || owner === null) throw new TypeError(`${where}: "owner" must be a function (item, principal) => boolean, or { rule, on }`);
+    checkOptions(`the "owner" of ${where}`, owner, OWNER_OPTIONS);
+    if (typeof owner.rule !== 'function') throw new TypeError(`${where}: the "rule" of "owner" must be a function (item, principal) => boolean`);
+    if (!Array.isArray(owner.on) || owner.on.length === 0) {
+      throw new TypeError(`${where}: the "on" of "owner" must list the operations it guards, such as on: ['replace', 'update', 'remove']; a rule for every operation is owner: (item, principal) => ...`);
+    }
+    for (const operation of owner.on as unknown[]) {
+      if (operation === 'create') throw new TypeError(`${where}: "owner" cannot guard "create": it makes an item, so there is none to own yet (check the caller with "authorize")`);
+      if (!(COLLECTION_OPERATIONS as readonly unknown[]).includes(operation)) {
+        throw new TypeError(`${where}: the "on" of "owner" lists ${JSON.stringify(operation)}, which is not an operation; use list, read, replace, update or remove`);
+      }
+      if (definition[operation as OwnedOperation] === undefined) throw new TypeError(`${where}: the "on" of "owner" lists "${operation as string}", which the collection does not declare`);
+    }
+  }
+  const on = typeof owner === 'function' ? COLLECTION_OPERATIONS : owner.on;
+  if (definition.read === undefined && (typeof owner === 'function' || on.some((operation) => LOADING_OPERATIONS.includes(operation as OwnedOperation)))) {
+    throw new TypeError(`${where}: "owner" needs "read", which loads an item so its owner can be checked before any change`);
+  }
+}
+
+/** An owner option read once: a rule alone guards every operation but create. */
+function ownerOf(owner: Level['definition']['owner']): Owner | undefined {
+  if (owner === undefined) return undefined;
+  if (typeof owner === 'function') return { rule: owner, on: new Set(COLLECTION_OPERATIONS.filter((operation) => operation !== 'create')) };
+  return { rule: owner.rule, on: new Set(owner.on) };
+}
+
+/** The owner rule of a level where it guards `operation`. */
+function ruleFor(level: Level, operation: OwnedOperation): OwnerRule<any> | undefined {
+  return level.owner !== undefined && level.owner.on.has(operation) ? level.owner.rule : undefined;
+}
+
+function takesBody(operation: CollectionOperation): operation is 'create' | 'replace' | 'update' {
+  return operation === 'create' || operation === 'replace' || operation === 'update';
+}
+
+function ownBodyOf(declared: OperationDefinition<any, unknown> | undefined): BodyOption | undefined {
+  return typeof declared === 'object' ? (declared as OwnBody<BodyOption>).body : undefined;
+}
+
+/** The body option of an operation: its own, or the collection's (`patch` for update). */
+function bodyOf(definition: Level['definition'], operation: CollectionOperation): BodyOption | undefined {
+  if (!takesBody(operation)) return undefined;
+  return ownBodyOf(definition[operation]) ?? (operation === 'update' ? definition.patch : definition.body);
 }
 
 /** `users` → `userId`, `categories` → `categoryId`: the same rule as {@link ChildParam}. */
@@ -289,11 +426,11 @@ function toEndpoint(
   const guards: Guard[] = [];
   if (ancestors.length > 0) guards.push(ancestorGuard(ancestors));
   const filters: ResultFilter[] = [];
-  if (definition.owner !== undefined) {
-    const owns = definition.owner;
+  const owns = operation === 'create' ? undefined : ruleFor(level, operation);
+  if (owns !== undefined) {
     if (operation === 'list') filters.push(listFilter(owns));
     else if (operation === 'read') filters.push(readFilter(owns));
-    else if (operation !== 'create') guards.push(itemGuard(level.readHandler!, owns));
+    else guards.push(itemGuard(level.readHandler!, owns));
   }
 
   return defineEndpoint({
@@ -303,13 +440,14 @@ function toEndpoint(
     params: Object.keys(params).length > 0 ? params : undefined,
     query: operation === 'list' ? definition.query : undefined,
     headers: undefined,
-    body: operation === 'create' || operation === 'replace' ? definition.body : operation === 'update' ? definition.patch : undefined,
+    body: bodyOf(definition, operation),
     consumes: ['application/json'],
     public: isPublic,
     authorize,
     guards,
     filters,
     location: undefined,
+    locationId: operation === 'create' ? (definition.idOf as Endpoint['locationId']) : undefined,
     itemPath: operation === 'create' ? itemPath : undefined,
     summary: options.summary,
     // An operation's own response schema, or the collection's item (list: an array of them).
@@ -318,7 +456,7 @@ function toEndpoint(
   });
 }
 
-function isOwnedBy(owns: NonNullable<Level['definition']['owner']>, item: unknown, principal: unknown): boolean {
+function isOwnedBy(owns: OwnerRule<any>, item: unknown, principal: unknown): boolean {
   return principal !== undefined && owns(item, principal as Principal) === true;
 }
 
@@ -326,7 +464,7 @@ function isOwnedBy(owns: NonNullable<Level['definition']['owner']>, item: unknow
  * Loads an item through a collection's `read`: 404 when it is missing, 403 when the collection has
  * an owner rule and the caller is not allowed the item.
  */
-async function loadAllowed(read: (ctx: AnyContext) => unknown, owns: Level['definition']['owner'], ctx: AnyContext): Promise<void> {
+async function loadAllowed(read: (ctx: AnyContext) => unknown, owns: OwnerRule<any> | undefined, ctx: AnyContext): Promise<void> {
   const item = await read(ctx);
   if (item === undefined || item === null || item instanceof Error) throw MISSING_ITEM;
   if (owns !== undefined && !isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
@@ -337,17 +475,18 @@ function ancestorGuard(ancestors: readonly Level[]): Guard {
   return async (ctx) => {
     for (const ancestor of ancestors) {
       if (ancestor.readHandler === undefined) continue;
-      await loadAllowed(ancestor.readHandler, ancestor.definition.owner, { ...ctx, params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined });
+      // An ancestor's owner rule applies to its children when it guards read: whoever may see the item may reach below it.
+      await loadAllowed(ancestor.readHandler, ruleFor(ancestor, 'read'), contextWith(ctx, { params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined }));
     }
   };
 }
 
 /** Before replace, update and remove: the item must exist and be the caller's, or nothing changes. */
-function itemGuard(read: (ctx: AnyContext) => unknown, owns: NonNullable<Level['definition']['owner']>): Guard {
-  return (ctx) => loadAllowed(read, owns, { ...ctx, body: undefined });
+function itemGuard(read: (ctx: AnyContext) => unknown, owns: OwnerRule<any>): Guard {
+  return (ctx) => loadAllowed(read, owns, contextWith(ctx, { body: undefined }));
 }
 
-function readFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
+function readFilter(owns: OwnerRule<any>): ResultFilter {
   return (item, ctx) => {
     // A missing item is answered here too, not later: both 404s under `forbidden: 404` take one path.
     if (item === undefined || item === null) throw MISSING_ITEM;
@@ -361,7 +500,7 @@ function readFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilt
  * dropped, from an array or from the `items` of an envelope (`{ items, total }`). A list of any other
  * shape cannot be checked, so it is never sent: a masked 500, reported.
  */
-function listFilter(owns: NonNullable<Level['definition']['owner']>): ResultFilter {
+function listFilter(owns: OwnerRule<any>): ResultFilter {
   return (result, ctx, report) => {
     if (result === undefined || result === null) return result;
     const items = Array.isArray(result) ? result : (result as { items?: unknown }).items;

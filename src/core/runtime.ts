@@ -1,7 +1,8 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
-import type { Endpoint } from './endpoint.js';
+import { RequestContext } from './context.js';
+import type { AnyContext, Endpoint } from './endpoint.js';
 import { failure, succeed } from './answers.js';
 import { HttpError, withoutStack } from './errors.js';
 import { json } from '../formats/formats.js';
@@ -41,8 +42,28 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 
   const fail = (error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse => failure(settings, error, request, headers);
 
+  /**
+   * A failure of an endpoint's steps. Outside production, a 4xx the endpoint's outcomes do not list
+   * (a handler's undeclared `ConflictError`, say) is reported once per endpoint and status, so that
+   * its documentation can be completed; the client's answer is the same either way.
+   */
+  function failEndpoint(error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled): ApiResponse {
+    const response = failure(settings, error, request, headers);
+    const { status } = response;
+    if (settings.development && status < 500 && !compiled.statuses.has(status) && !compiled.undeclared.has(status)) {
+      compiled.undeclared.add(status);
+      const { method, path } = compiled.endpoint;
+      const code = (response.body as { code?: unknown } | undefined)?.code;
+      settings.report(
+        new Error(`${method} ${path} answered ${status} (${String(code)}), which it does not declare: add it to the endpoint's "errors" so that its documentation lists it`),
+        { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status, request },
+      );
+    }
+    return response;
+  }
+
   function runEndpoint(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): ApiResponse | Promise<ApiResponse> {
-    const response = run(compiled, rawParams, search, headers, request, settings, fail);
+    const response = run(compiled, rawParams, search, headers, request, settings, failEndpoint);
     if (!(response instanceof Promise)) return request.method === 'HEAD' ? withoutBody(response) : response;
     return request.method === 'HEAD' ? response.then(withoutBody) : response;
   }
@@ -80,6 +101,9 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     bodyRules,
     steps,
     outcomes,
+    choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
+    statuses: new Set(outcomes.map((outcome) => settings.policy.decide(outcome))),
+    undeclared: new Set(),
     stringify: compileStringify(endpoint, settings),
     project: projectionOf(endpoint),
   };
@@ -145,7 +169,7 @@ function run(
   headers: HeaderRecord,
   request: ApiRequest,
   settings: Settings,
-  fail: Runtime['fail'],
+  fail: (error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled) => ApiResponse,
 ): ApiResponse | Promise<ApiResponse> {
   try {
     const exchange: Exchange = {
@@ -153,7 +177,7 @@ function run(
       settings,
       headers,
       rawParams,
-      ctx: { params: rawParams, query: search === '' ? emptyQuery() : parseQuery(search), headers, body: undefined, principal: undefined, request },
+      ctx: new RequestContext(rawParams, search === '' ? emptyQuery() : parseQuery(search), headers, request, compiled.choices) as unknown as AnyContext,
       format: json,
       mediaType: undefined,
       issues: undefined,
@@ -176,14 +200,14 @@ function run(
         try {
           response = succeed(exchange);
         } catch (error) {
-          response = fail(error, request, headers);
+          response = fail(error, request, headers, compiled);
         }
         answerWith(exchange, response);
       },
-      (error: unknown) => answerWith(exchange, fail(error, request, headers)),
+      (error: unknown) => answerWith(exchange, fail(error, request, headers, compiled)),
     );
     return answer;
   } catch (error) {
-    return fail(error, request, headers);
+    return fail(error, request, headers, compiled);
   }
 }

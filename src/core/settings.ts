@@ -1,7 +1,9 @@
 import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, ErrorInfo } from './contract.js';
 import type { AnyContext, Authenticated } from './endpoint.js';
-import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError } from './errors.js';
+import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError, type ProblemDetails } from './errors.js';
+import { checkOptions } from './options.js';
+import { checkSchema, type StandardSchema } from './standard-schema.js';
 import { createNegotiator, json, type Serializer } from '../formats/formats.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import { splitUrl } from './request.js';
@@ -53,6 +55,13 @@ export interface RuntimeOptions {
    */
   serializerCompiler?: (schema: Record<string, unknown>) => (value: unknown) => string;
   /**
+   * Shapes the body of every error answer: `build` receives the problem (status, code, detail, the
+   * invalid inputs with their pointers) and the request, and its result is sent instead, in the
+   * negotiated format's own media type (`application/json`, not `application/problem+json`).
+   * `schema` describes the shaped body to the OpenAPI document.
+   */
+  problemBody?: ProblemBody;
+  /**
    * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
    * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
    * result is dropped. `false` lets requests take as long as they take.
@@ -60,8 +69,20 @@ export interface RuntimeOptions {
   timeout?: number | false;
 }
 
+/**
+ * An API's own error body, built from each problem.
+ *
+ * @example
+ * const problemBody: ProblemBody = { build: (problem) => ({ errors: { body: [problem.detail ?? problem.title] } }) };
+ */
+export interface ProblemBody {
+  build: (problem: ProblemDetails, request: ApiRequest) => unknown;
+  schema?: StandardSchema;
+}
+
 /** What every request of an API reads: its options, checked and with their defaults. */
 export interface Settings {
+  problemBody: ProblemBody | undefined;
   authenticate: RuntimeOptions['authenticate'];
   authorize: RuntimeOptions['authorize'];
   challenge: string;
@@ -78,6 +99,8 @@ export interface Settings {
   forbiddenItem: HttpError;
   /** The deadlines of running requests, unless `timeout: false`. */
   deadlines: Deadlines<Timed> | undefined;
+  /** Not in production (`NODE_ENV`): undeclared errors are reported. */
+  development: boolean;
 }
 
 /**
@@ -97,6 +120,14 @@ function checkHeaderValue(name: string, value: unknown): string {
   if (typeof value !== 'string' || /[^\t\x20-\x7e]/.test(value)) {
     throw new TypeError(`createApi: "${name}" must give a header value of printable ASCII, got ${JSON.stringify(value)}`);
   }
+  return value;
+}
+
+function checkProblemBody(value: ProblemBody | undefined): ProblemBody | undefined {
+  if (value === undefined) return undefined;
+  checkOptions('createApi(): "problemBody"', value, ['build', 'schema']);
+  if (typeof value.build !== 'function') throw new TypeError('createApi: "problemBody" needs a build function: (problem, request) => body');
+  checkSchema(value.schema, 'createApi: the schema of "problemBody"');
   return value;
 }
 
@@ -142,6 +173,7 @@ export function createSettings(options: RuntimeOptions): Settings {
   const policy = options.policy ?? DEFAULT_POLICY;
   const hiddenForbidden = applyPolicy(policy, FORBIDDEN_ITEM);
   const settings: Settings = {
+    problemBody: checkProblemBody(options.problemBody),
     authenticate: options.authenticate,
     authorize: options.authorize,
     challenge: options.challenge === undefined ? DEFAULT_CHALLENGE : checkHeaderValue('challenge', options.challenge),
@@ -156,6 +188,7 @@ export function createSettings(options: RuntimeOptions): Settings {
     serializerCompiler: options.serializerCompiler,
     forbiddenItem: hiddenForbidden.status === MISSING_ITEM.status && hiddenForbidden !== FORBIDDEN_ITEM ? MISSING_ITEM : hiddenForbidden,
     deadlines: undefined,
+    development: (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV !== 'production',
   };
   for (const format of formats) checkHeaderValue('formats', format?.contentType);
   return settings;

@@ -36,6 +36,12 @@ export interface Compiled {
   steps: readonly Step[];
   /** Every outcome the endpoint can answer: what its documentation lists. */
   outcomes: readonly Outcome[];
+  /** The success outcomes its handler may choose with `ctx.outcome`: its operation's and those it declares. */
+  choices: ReadonlySet<string>;
+  /** The statuses of its outcomes, as the policy gives them. */
+  statuses: ReadonlySet<number>;
+  /** The error statuses it answered without declaring them, each reported once. */
+  undeclared: Set<number>;
   /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
   stringify: ((value: unknown) => string) | undefined;
   /** Drops what the response schema does not declare from a result, before any format writes it. */
@@ -125,6 +131,9 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   // An item named by its URL may be missing: a result of nothing is a 404.
   const row: OutcomeRow = OUTCOMES[endpoint.operation];
   take(callHandler, endpoint.operation, row.mayBeEmpty === true && 'empty', row.item === true && template.includes(':') && 'notFound', 'internalError');
+  // What the handler declares: the successes it may choose, the errors it throws.
+  for (const outcome of endpoint.outcomes ?? []) reached.add(outcome);
+  for (const outcome of Object.keys(endpoint.errors ?? {}) as Outcome[]) reached.add(outcome);
   // A list's filter drops items; any other result it refuses is someone else's item.
   for (const filter of endpoint.filters) take(resultFilter(filter), endpoint.operation !== 'list' && 'forbidden');
   if (settings.timeout !== undefined) reached.add('timeout');

@@ -124,18 +124,21 @@ export function negotiate(accept: string | undefined, formats: readonly Serializ
 
 /**
  * Picks the format for a problem body: a format that can write problems and that the client prefers
- * (matching its problem type or its plain type), else JSON. Errors are always sent in some format.
+ * (matching its problem type or its plain type), else the JSON one: the API's own format of
+ * `application/json` when it writes problems, else the built-in `json`. Errors are always sent in
+ * some format.
  *
  * @example
  * negotiateProblem('application/xml', [json, xml]); // xml
  */
 export function negotiateProblem(accept: string | undefined, formats: readonly Serializer[]): Serializer {
-  if (accept === undefined || accept === '' || accept === '*/*') return json;
+  const base = problemJson(formats);
+  if (accept === undefined || accept === '' || accept === '*/*') return base;
   const ranges = parseAccept(accept);
-  let chosen: Serializer = json;
+  let chosen: Serializer = base;
   let chosenQuality = Math.max(quality(ranges, 'application/json'), quality(ranges, 'application/problem+json'));
   for (const format of formats) {
-    if (format.problemType === undefined || format === json) continue;
+    if (format.problemType === undefined || format === base) continue;
     const q = Math.max(quality(ranges, format.type), quality(ranges, format.problemType));
     if (q > chosenQuality) {
       chosen = format;
@@ -143,6 +146,11 @@ export function negotiateProblem(accept: string | undefined, formats: readonly S
     }
   }
   return chosen;
+}
+
+/** The format that writes JSON problems: the API's own `application/json` format when it can, else `json`. */
+function problemJson(formats: readonly Serializer[]): Serializer {
+  return formats.find((format) => format.type === 'application/json' && format.serializeProblem !== undefined) ?? json;
 }
 
 /**
@@ -160,8 +168,9 @@ export function createNegotiator(formats: readonly Serializer[]): {
 } {
   const contentCache = new Map<string, Serializer | undefined>();
   const problemCache = new Map<string, Serializer>();
+  const base = problemJson(formats);
   return {
     content: (accept) => (accept === undefined ? formats[0] : remember(contentCache, accept, negotiate, formats)),
-    problem: (accept) => (accept === undefined ? json : remember(problemCache, accept, negotiateProblem, formats)),
+    problem: (accept) => (accept === undefined ? base : remember(problemCache, accept, negotiateProblem, formats)),
   };
 }

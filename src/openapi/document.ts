@@ -4,20 +4,17 @@
  * can reach, with the status the policy gives it and the meaning the outcome table states.
  */
 import type { Endpoint } from '../core/endpoint.js';
-import { BODY_METHODS, isEmptyBodyStatus, statusText, type Method } from '../core/http.js';
-import { parseTemplate } from '../core/path.js';
+import { BODY_METHODS, isEmptyBodyStatus, METHODS, statusText, type Method } from '../core/http.js';
+import { joinPaths, parseTemplate } from '../core/path.js';
 import type { Api, RouteInfo } from '../core/api.js';
-import { ERROR_BY_STATUS, MEANINGS } from '../core/outcomes.js';
+import { ERROR_BY_STATUS, MEANINGS, type ErrorOutcome } from '../core/outcomes.js';
 import { createRouter } from '../core/router.js';
 import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/standard-schema.js';
+import { capitalize, modelNames, nounPhrase, operationName, optionsName, summaryOf, uniqueName } from './names.js';
+import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
+import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
 
-/**
- * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), or any other OpenAPI object, as plain data.
- *
- * @example
- * const schema: JsonSchema = { type: 'object', properties: { name: { type: 'string' } } };
- */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from './schemas.js';
 
 /**
  * The `info` object of the document.
@@ -46,6 +43,7 @@ export interface OpenApiInfo {
  */
 export interface OpenApiOptions {
   info: OpenApiInfo;
+  /** Default: one server at the API's `basePath`, which the paths are relative to; a URL given here ends with that `basePath`. */
   servers?: readonly { url: string; description?: string }[];
   /** For schemas without Standard JSON Schema (valibot 1): a converter. Returning undefined or throwing gives the permissive `{}`. */
   toJsonSchema?: (schema: StandardSchema) => JsonSchema | undefined;
@@ -61,7 +59,9 @@ export interface OpenApiOptions {
  */
 export interface OpenApiOperation {
   operationId: string;
-  summary?: string;
+  /** The endpoint's or operation's `summary`, else one from the operation and the path: "List orders of a user". */
+  summary: string;
+  description?: string;
   tags?: string[];
   parameters?: JsonSchema[];
   requestBody?: JsonSchema;
@@ -79,7 +79,9 @@ export interface OpenApiOperation {
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: OpenApiInfo;
-  servers?: { url: string; description?: string }[];
+  servers: { url: string; description?: string }[];
+  /** The first static segment of each path, with what it covers. */
+  tags?: { name: string; description: string }[];
   /** Each path item also says which methods it allows: any other answers 405 with that `Allow`. */
   paths: Record<string, Partial<Record<Lowercase<Method>, OpenApiOperation>> & { description: string; 'x-allow': string }>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes?: Record<string, JsonSchema> };
@@ -90,42 +92,57 @@ export interface OpenApiDocument {
 const ACCEPT_HEADERS: Readonly<Record<string, string>> = { POST: 'Accept-Post', PATCH: 'Accept-Patch' };
 /** Header parameters OpenAPI describes elsewhere (content negotiation and security) and ignores here. */
 const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/** The summary the core gives the route that serves a document about the API. */
+const DOCUMENT_SUMMARY = 'A description of this API';
 
-const PROBLEM: JsonSchema = {
-  type: 'object',
-  description: 'An RFC 9457 problem details object.',
-  required: ['type', 'title', 'status', 'code'],
-  properties: {
-    type: { type: 'string', format: 'uri-reference', description: "The problem type; 'about:blank' when the status says it all." },
-    title: { type: 'string', description: 'The reason phrase of the status.' },
-    status: { type: 'integer', minimum: 400, maximum: 599 },
-    code: { type: 'string', pattern: '^RC_', description: 'A stable error code, such as RC_NOT_FOUND.' },
-    detail: { type: 'string', description: 'An explanation for the client; never on a masked 5xx.' },
-    instance: { type: 'string', format: 'uri-reference', description: 'On every 5xx: a urn:uuid that identifies the failure in the server log.' },
-  },
-};
-const ISSUE = { type: 'object', required: ['in', 'pointer', 'detail'], properties: { in: { enum: ['path', 'query', 'header', 'body'] }, pointer: { type: 'string' }, detail: { type: 'string' } } };
-const VALIDATION_PROBLEM: JsonSchema = { allOf: [{ $ref: '#/components/schemas/Problem' }, { properties: { errors: { type: 'array', items: ISSUE, description: 'Every invalid input.' } } }] };
+/** What every operation of one document reads and adds to. */
+interface Build {
+  api: Api;
+  book: SchemaBook;
+  /** The security schemes, when some route needs a caller. */
+  schemes: Readonly<Record<string, JsonSchema>> | undefined;
+  usedIds: Set<string>;
+  /** The top-level tags, in the order the paths first use them. */
+  tags: Map<string, { name: string; description: string }>;
+  /** Where `openApi()` serves the document, below the basePath. */
+  served: string | undefined;
+}
 
 /**
  * Builds the OpenAPI 3.1 document of an API: every route with its path, query and header parameters
- * and request body (JSON Schemas from the Standard Schemas), its success statuses and every error it
- * can answer, each decided by `api.policy`, and security from `authenticate` and `challenge`. It never
- * throws for a schema it cannot convert: that schema is `{}` with a note.
+ * and request body (JSON Schemas from the Standard Schemas, bodies and answers as named components),
+ * its success statuses and every error it can answer, each decided by `api.policy`, HEAD and OPTIONS
+ * where they are served, and security from `authenticate` and `challenge`. Paths are relative to the
+ * API's `basePath`, the default server. It never throws for a schema it cannot convert: that schema
+ * is `{}` with a note.
  *
  * @example
  * const document = createOpenApiDocument(api, { info: { title: 'Shop', version: '1.0.0' } });
  * document.paths['/users/{id}']!.delete!.responses; // { '200': ..., '204': ..., '401': ..., '403': ..., '404': ... }
  */
 export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenApiDocument {
-  const schemas: Record<string, JsonSchema> = structuredClone({ Problem: PROBLEM, ValidationProblem: VALIDATION_PROBLEM });
+  return buildDocument(api, options, undefined);
+}
+
+/**
+ * {@link createOpenApiDocument} for `openApi()`, which knows where it serves the document: the
+ * answer of that route is described as an OpenAPI document. Without `served`, that route is the one
+ * the core declares for a document (its summary says so).
+ *
+ * @example
+ * buildDocument(api, { info }, '/openapi.json').paths['/openapi.json']!.get!.responses['200'];
+ */
+export function buildDocument(api: Api, options: OpenApiOptions, served: string | undefined): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = {};
   const book = schemaBook(schemas, options.toJsonSchema);
   // Security is described when some route needs a caller: a 401 is among its outcomes.
   const authenticates = api.routes.some((route) => route.outcomes.includes('unauthorized'));
   const schemes = authenticates ? (options.securitySchemes ?? securitySchemeOf(api.challenge)) : undefined;
+  const build: Build = { api, book, schemes, usedIds: new Set(), tags: new Map(), served: served === undefined ? undefined : joinPaths('/', served) };
+  // The item of a collection takes its name first (`User`), so that an endpoint that answers it too does not name it.
+  for (const { endpoint } of api.routes) if (endpoint.response?.array === true) book.name(endpoint.response.schema, modelNames(endpoint.operation, endpoint.path, 'item'));
   const router = createRouter<RouteInfo>();
-  for (const route of api.routes) router.add(route.method, route.path, route);
-  const usedIds = new Set<string>();
+  for (const route of api.routes) router.add(route.method, relativePath(route.path, api.basePath), route);
   const notAllowed = api.policy.decide('methodNotAllowed');
   const paths: OpenApiDocument['paths'] = {};
   for (const { allow, handlers, template } of router.list()) {
@@ -133,33 +150,20 @@ export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenAp
       description: `Allow: ${allow}. Any other method answers ${notAllowed} ${statusText(notAllowed)} with this Allow header.`,
       'x-allow': allow,
     };
-    for (const route of Object.values(handlers) as RouteInfo[]) {
-      const { method, path, endpoint } = route;
-      // Built in the order a reader scans: who, what is sent, then what comes back.
-      const operation = { operationId: uniqueId(operationName(endpoint), usedIds) } as OpenApiOperation;
-      const name = capitalize(operation.operationId);
-      if (endpoint.summary !== undefined) operation.summary = endpoint.summary;
-      const tag = parseTemplate(endpoint.path).find((segment) => segment.kind === 'static');
-      if (tag !== undefined) operation.tags = [tag.value];
-      const parameters = [
-        ...pathParameters(path, endpoint.params, book, name),
-        ...partParameters(endpoint.query, 'query', book, `${name}Query`),
-        ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
-      ];
-      if (parameters.length > 0) operation.parameters = parameters;
-      // An endpoint without a body schema takes no body; one that opts out of validation takes any.
-      if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
-        const schema = endpoint.body === 'unvalidated' ? {} : book.embed(endpoint.body, `${name}Body`);
-        operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
-      }
-      operation.responses = responsesOf(api, route, responseSchema(endpoint, book, `${name}Response`));
-      if (schemes !== undefined && endpoint.public) operation.security = [];
-      item[method.toLowerCase() as Lowercase<Method>] = operation;
-    }
+    const operations: Partial<Record<string, OpenApiOperation>> = {};
+    for (const route of Object.values(handlers) as RouteInfo[]) operations[route.method] = operationOf(build, route, allow);
+    // HEAD answers as GET without the body, and OPTIONS with Allow, unless an endpoint declares them.
+    if (operations.GET !== undefined) operations.HEAD ??= headOf(operations.GET, build.usedIds);
+    operations.OPTIONS ??= optionsOf(build, template, allow);
+    for (const method of METHODS) if (operations[method] !== undefined) item[method.toLowerCase() as Lowercase<Method>] = operations[method];
     paths[toOpenApiPath(template)] = item;
   }
-  const document: OpenApiDocument = { openapi: '3.1.0', info: { ...options.info }, paths, components: { schemas } };
-  if (options.servers !== undefined) document.servers = options.servers.map((server) => ({ ...server }));
+  // Arrays in XML are wrapped in the element of their key, each entry an <item> (<i> in a problem).
+  if (api.formats.some((format) => isXml(format.type))) for (const [name, schema] of Object.entries(schemas)) if (!(name in OWN_SCHEMAS)) markArrays(schema, 'item');
+  if (api.formats.some((format) => format.problemType !== undefined && isXml(format.problemType))) markArrays(schemas.ValidationProblem, 'i');
+  const servers = (options.servers ?? [{ url: api.basePath }]).map((server) => ({ ...server }));
+  const tags = build.tags.size > 0 ? { tags: [...build.tags.values()] } : {};
+  const document: OpenApiDocument = { openapi: '3.1.0', info: { ...options.info }, servers, ...tags, paths, components: { schemas } };
   if (schemes !== undefined) {
     document.components.securitySchemes = { ...schemes };
     document.security = Object.keys(schemes).map((scheme) => ({ [scheme]: [] }));
@@ -167,25 +171,99 @@ export function createOpenApiDocument(api: Api, options: OpenApiOptions): OpenAp
   return document;
 }
 
-/** The schema of a success body, when the endpoint declares one: a list's is an array of its items. */
-function responseSchema(endpoint: Endpoint, book: SchemaBook, name: string): JsonSchema | undefined {
-  const { response } = endpoint;
-  if (response === undefined) return undefined;
-  const schema = book.embed(response.schema, name);
-  return response.array ? { type: 'array', items: schema } : schema;
+/** One operation: who, what is sent, then what comes back, in the order a reader scans. */
+function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOperation {
+  const { method, endpoint } = route;
+  const { book, usedIds } = build;
+  const operation: OpenApiOperation = {
+    operationId: uniqueId(operationName(endpoint.operation, endpoint.path), usedIds),
+    summary: endpoint.summary ?? summaryOf(endpoint.operation, endpoint.path),
+  } as OpenApiOperation;
+  const name = capitalize(operation.operationId);
+  const tag = tagOf(build, endpoint.path);
+  if (tag !== undefined) operation.tags = [tag];
+  const parameters = [
+    ...pathParameters(endpoint.path, endpoint.params, book, name),
+    ...partParameters(endpoint.query, 'query', book, `${name}Query`),
+    ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
+  ];
+  if (parameters.length > 0) operation.parameters = parameters;
+  // An endpoint without a body schema takes no body; one that opts out of validation takes any.
+  if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
+    const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, modelNames(endpoint.operation, endpoint.path, 'body'));
+    operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
+  }
+  operation.responses = responsesOf(build, route, allow, successSchema(build, route));
+  if (build.schemes !== undefined && endpoint.public) operation.security = [];
+  return operation;
 }
 
-function responsesOf(api: Api, route: RouteInfo, schema: JsonSchema | undefined): Record<string, JsonSchema> {
+/** HEAD on a path with GET: GET's operation, each answer without its body. */
+function headOf(get: OpenApiOperation, usedIds: Set<string>): OpenApiOperation {
+  const { operationId, summary, requestBody: _none, responses, security, ...rest } = structuredClone(get);
+  const head: OpenApiOperation = {
+    operationId: uniqueId(`${operationId}Head`, usedIds),
+    summary: `${summary}, headers only`,
+    description: 'The answer GET gives, without its body.',
+    ...rest,
+    responses: Object.fromEntries(Object.entries(responses).map(([status, { content: _body, ...response }]) => [status, response])),
+  };
+  if (security !== undefined) head.security = security;
+  return head;
+}
+
+/** OPTIONS on any path: the policy's `options` status with Allow, before authentication and validation. */
+function optionsOf(build: Build, template: string, allow: string): OpenApiOperation {
+  const status = build.api.policy.decide('options');
+  const operation = { operationId: uniqueId(optionsName(template), build.usedIds), summary: `List the methods of ${nounPhrase('list', template)}` } as OpenApiOperation;
+  const tag = tagOf(build, template);
+  if (tag !== undefined) operation.tags = [tag];
+  // OPTIONS validates no param: each is any string.
+  const parameters = pathParameters(template, undefined, build.book, '');
+  if (parameters.length > 0) operation.parameters = parameters;
+  const headers = { Allow: { description: 'The methods of this path.', schema: { type: 'string', const: allow } } };
+  operation.responses = { [status]: { description: `${statusText(status)}: ${MEANINGS.options}`, headers } };
+  if (build.schemes !== undefined) operation.security = [];
+  return operation;
+}
+
+/** The tag of a path, its first static segment, listed at the top level when first used. */
+function tagOf(build: Build, template: string): string | undefined {
+  const tag = parseTemplate(template).find((segment) => segment.kind === 'static')?.value;
+  if (tag !== undefined && !build.tags.has(tag)) build.tags.set(tag, { name: tag, description: `The operations on /${tag} and the paths below it.` });
+  return tag;
+}
+
+/** The answer of the route that serves the document itself, without a response schema of its own. */
+function isDocumentRoute(build: Build, { method, path, endpoint }: RouteInfo): boolean {
+  if (method !== 'GET' || endpoint.response !== undefined) return false;
+  return build.served === undefined ? endpoint.summary === DOCUMENT_SUMMARY : relativePath(path, build.api.basePath) === build.served;
+}
+
+/** The schema of a success body, when the endpoint declares one: a list's is an array of its items. */
+function successSchema(build: Build, route: RouteInfo): JsonSchema | undefined {
+  const { operation, path, response } = route.endpoint;
+  if (response === undefined) return isDocumentRoute(build, route) ? build.book.own('OpenApiDocument') : undefined;
+  if (!response.array) return build.book.model(response.schema, modelNames(operation, path, 'response'));
+  return { type: 'array', items: build.book.model(response.schema, modelNames(operation, path, 'item')) };
+}
+
+function responsesOf(build: Build, route: RouteInfo, allow: string, schema: JsonSchema | undefined): Record<string, JsonSchema> {
+  const { api, book } = build;
   const { endpoint } = route;
   const responses: Record<string, JsonSchema> = {};
-  const errors = new Map<number, { reasons: string[]; validation: boolean }>();
-  const successContent = Object.fromEntries(api.formats.map((format) => [format.type, schema === undefined ? {} : { schema }]));
+  const errors = new Map<number, { reasons: string[]; validation: boolean; extensions: JsonSchema[] }>();
+  const successContent = Object.fromEntries(api.formats.map((format) => [format.type, schema === undefined ? {} : { schema: isXml(format.type) ? xmlResult(schema) : schema }]));
   for (const outcome of route.outcomes) {
     const status = api.policy.decide(outcome);
     const meaning = MEANINGS[outcome];
     if (status >= 400) {
-      const entry = errors.get(status) ?? { reasons: [], validation: false };
-      entry.reasons.push(outcome === 'payloadTooLarge' ? `${meaning} (${api.bodyLimit} bytes)` : meaning);
+      const entry = errors.get(status) ?? { reasons: [], validation: false, extensions: [] };
+      // A declared error says what it means here, and may add members to the problem.
+      const declared = endpoint.errors?.[outcome as ErrorOutcome];
+      const described = typeof declared === 'string' ? declared : declared?.description;
+      entry.reasons.push(described ?? (outcome === 'payloadTooLarge' ? `${meaning} (${api.bodyLimit} bytes)` : meaning));
+      if (typeof declared === 'object' && declared.schema !== undefined) entry.extensions.push(book.model(declared.schema, [`${capitalize(outcome)}Problem`]));
       entry.validation ||= outcome === 'badRequest';
       errors.set(status, entry);
       continue;
@@ -199,10 +277,15 @@ function responsesOf(api: Api, route: RouteInfo, schema: JsonSchema | undefined)
     responses[status] = response;
   }
   const problemTypes = new Set(['application/problem+json', ...api.formats.flatMap((format) => (format.problemType === undefined ? [] : [format.problemType]))]);
-  for (const [status, { reasons, validation }] of [...errors].sort(([a], [b]) => a - b)) {
-    const schema = { $ref: `#/components/schemas/${validation ? 'ValidationProblem' : 'Problem'}` };
-    const response: JsonSchema = { description: `${statusText(status)}: ${reasons.join('; or ')}.`, content: Object.fromEntries([...problemTypes].map((type) => [type, { schema }])) };
-    const headers = errorHeaders(status, api.challenge, endpoint.method, endpoint.consumes);
+  for (const [status, { reasons, validation, extensions }] of [...errors].sort(([a], [b]) => a - b)) {
+    const own = book.own(validation ? 'ValidationProblem' : 'Problem');
+    const problem = extensions.length === 0 ? own : { allOf: [own, ...extensions] };
+    // The API's own error body goes out in each format's own media type, as its schema says.
+    const content = api.problemBody === undefined
+      ? Object.fromEntries([...problemTypes].map((type) => [type, { schema: isXml(type) ? xmlProblem(problem) : problem }]))
+      : Object.fromEntries(api.formats.map((format) => [format.type, { schema: api.problemBody!.schema === undefined ? {} : book.model(api.problemBody!.schema, ['ErrorBody']) }]));
+    const response: JsonSchema = { description: `${statusText(status)}: ${reasons.join('; or ')}.`, content };
+    const headers = errorHeaders(status, api.challenge, endpoint, allow);
     if (headers !== undefined) response.headers = headers;
     responses[status] = response;
   }
@@ -210,10 +293,12 @@ function responsesOf(api: Api, route: RouteInfo, schema: JsonSchema | undefined)
 }
 
 /** Headers an error carries while its status is the one the pipeline sets them on (a remapped error has none). */
-function errorHeaders(status: number, challenge: string, method: string, consumes: readonly string[]): JsonSchema | undefined {
+function errorHeaders(status: number, challenge: string, { method, consumes }: Endpoint, allow: string): JsonSchema | undefined {
   const header = (description: string) => ({ description, schema: { type: 'string' } });
   const outcome = ERROR_BY_STATUS.get(status);
   if (outcome === 'unauthorized') return { 'WWW-Authenticate': header(`How to authenticate: ${challenge}`) };
+  if (outcome === 'methodNotAllowed') return { Allow: header(`The methods of this path: ${allow}`) };
+  if (outcome === 'tooManyRequests' || outcome === 'unavailable') return { 'Retry-After': header('When to try again: seconds, or an HTTP date; sent when the server knows') };
   const name = outcome === 'unsupportedMediaType' ? ACCEPT_HEADERS[method] : undefined;
   return name === undefined ? undefined : { [name]: header(`The media types accepted: ${consumes.join(', ')}`) };
 }
@@ -243,14 +328,41 @@ function partParameters(schema: StandardSchema | undefined, location: 'query' | 
 
 type SchemaBook = ReturnType<typeof schemaBook>;
 
-/** Converts schemas under a name; `embed` gives a `$ref` to one that had to become a component. */
+/**
+ * Converts schemas into the document's components. `derive` and `embed` convert a part of a
+ * request under a name (`embed` gives a `$ref` to one that had to become a component); `model` makes
+ * a body or an answer a component of its own, once per schema object, under the name `name` gave it
+ * (the first free one of those offered); `own` adds one of restcanon's schemas.
+ */
 function schemaBook(schemas: Record<string, JsonSchema>, fallback: OpenApiOptions['toJsonSchema']) {
+  const names = new Map<StandardSchema, string>();
+  const taken = new Set<string>(Object.keys(OWN_SCHEMAS));
   const derive = (schema: StandardSchema, name: string): JsonSchema => hoist(toJson(schema, fallback), name, schemas);
   const embed = (schema: StandardSchema, name: string): JsonSchema => {
     const derived = derive(schema, name);
-    return schemas[name] === derived ? { $ref: `#/components/schemas/${name}` } : derived;
+    return schemas[name] === derived ? refTo(name) : derived;
   };
-  return { derive, embed };
+  const name = (schema: StandardSchema, offered: readonly string[]): string => {
+    let given = names.get(schema);
+    if (given === undefined) {
+      given = uniqueName(offered, (candidate) => taken.has(candidate) || candidate in schemas);
+      names.set(schema, given);
+      taken.add(given);
+    }
+    return given;
+  };
+  const model = (schema: StandardSchema, offered: readonly string[]): JsonSchema => {
+    const given = name(schema, offered);
+    if (!(given in schemas)) schemas[given] = derive(schema, given);
+    return refTo(given);
+  };
+  const own = (which: keyof typeof OWN_SCHEMAS): JsonSchema => {
+    // A ValidationProblem is a Problem with `errors`: it refers to it.
+    if (which === 'ValidationProblem') own('Problem');
+    schemas[which] ??= structuredClone(OWN_SCHEMAS[which]);
+    return refTo(which);
+  };
+  return { derive, embed, name, model, own };
 }
 
 /** Standard JSON Schema first (zod 4, arktype 2), then the converter; else a permissive schema. */
@@ -283,7 +395,7 @@ function hoist(converted: JsonSchema, name: string, schemas: Record<string, Json
       hasRefs = true;
       // The rest must start with `/`, so that [^/]+ never gives back characters for (.*) to read again.
       const def = /^#\/(?:\$defs|definitions)\/([^/]+)((?:\/.*)?)$/.exec(inner);
-      return def === null ? `#/components/schemas/${name}${inner.slice(1)}` : `#/components/schemas/${defName(def[1]!)}${def[2]}`;
+      return def === null ? `${COMPONENTS}${name}${inner.slice(1)}` : `${COMPONENTS}${defName(def[1]!)}${def[2]}`;
     }) as JsonSchema;
   for (const [token, definition] of Object.entries(defs)) schemas[defName(token)] = copy(definition);
   const rewritten = copy(schema);
@@ -300,27 +412,6 @@ function securitySchemeOf(challenge: string): Record<string, JsonSchema> {
   return { [key]: { type: 'apiKey', in: 'header', name: 'Authorization', description: `${description}. Credentials as the API's authenticate function reads them; pass securitySchemes to describe them exactly.` } };
 }
 
-/** `list` + `/users/:userId/orders` → `listUserOrders`; a segment before a param, or the last one (except for list), is singular. */
-function operationName(endpoint: Endpoint): string {
-  const segments = parseTemplate(endpoint.path);
-  const words = segments.flatMap((segment, index) => {
-    if (segment.kind === 'param') return [];
-    const last = segments.slice(index + 1).every((next) => next.kind === 'param');
-    const singularize = segments[index + 1]?.kind === 'param' || (last && endpoint.operation !== 'list');
-    const parts = segment.value.split(/[^A-Za-z0-9]+/).filter(Boolean).map(capitalize);
-    if (singularize && parts.length > 0) parts.push(singular(parts.pop()!));
-    return parts;
-  });
-  return endpoint.operation + (words.length > 0 ? words.join('') : 'Root');
-}
-
-function singular(word: string): string {
-  if (/ies$/i.test(word)) return `${word.slice(0, -3)}y`;
-  if (/(ss|x|ch|sh)es$/i.test(word)) return word.slice(0, -2);
-  if (/[^siu]s$/i.test(word)) return word.slice(0, -1);
-  return word;
-}
-
 function uniqueId(base: string, used: Set<string>): string {
   let id = base;
   for (let count = 2; used.has(id); count++) id = `${base}${count}`;
@@ -328,7 +419,8 @@ function uniqueId(base: string, used: Set<string>): string {
   return id;
 }
 
-const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+/** A route's template below the API's basePath: `/api` + `/api/users` → `/users`. */
+const relativePath = (template: string, basePath: string): string => (basePath === '/' ? template : template.slice(basePath.length) || '/');
 const toOpenApiPath = (template: string): string => template.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
 const propertiesOf = (schema: JsonSchema): Record<string, unknown> | undefined => (isRecord(schema.properties) ? schema.properties : undefined);
 

@@ -2,7 +2,7 @@
  * restcanon/openapi: the OpenAPI 3.1 document of an API, from the same definitions, errors
  * included. A subpath of its own, so that APIs that serve no document never load it.
  */
-import { createOpenApiDocument, type OpenApiOptions } from './document.js';
+import { buildDocument, type OpenApiOptions } from './document.js';
 import { checkOptions } from '../core/options.js';
 import type { ApiDocument } from '../core/api.js';
 
@@ -26,5 +26,5 @@ export interface ServedOpenApiOptions extends OpenApiOptions {
 export function openApi(options: ServedOpenApiOptions): ApiDocument {
   checkOptions('openApi()', options, ['info', 'servers', 'toJsonSchema', 'securitySchemes', 'path', 'public']);
   const { path = '/openapi.json', public: isPublic = true, ...documentOptions } = options;
-  return { path, public: isPublic, build: (api) => createOpenApiDocument(api, documentOptions) };
+  return { path, public: isPublic, build: (api) => buildDocument(api, documentOptions, path) };
 }

@@ -100,3 +100,140 @@ describe('path and resource param types', () => {
     });
   });
 });
+
+describe('a body per operation, an owner on chosen operations, idOf', () => {
+  const Draft = z.object({ title: z.string(), text: z.string() });
+
+  it("types ctx.body from the operation's own body, or from the collection's", () => {
+    collection('articles', {
+      body: Draft,
+      patch: Draft.partial(),
+      read: () => undefined,
+      create: {
+        body: z.object({ title: z.string() }),
+        handle: (ctx) => {
+          expectTypeOf(ctx.body).toEqualTypeOf<{ title: string }>();
+          return undefined;
+        },
+      },
+      replace: {
+        body: Draft.partial(),
+        handle: (ctx) => {
+          expectTypeOf(ctx.body).toEqualTypeOf<{ title?: string; text?: string }>();
+          return undefined;
+        },
+      },
+      update: {
+        body: 'unvalidated',
+        handle: (ctx) => {
+          expectTypeOf(ctx.body).toBeUnknown();
+          return undefined;
+        },
+      },
+    });
+    collection('articles', {
+      body: Draft,
+      patch: Draft.partial(),
+      read: () => undefined,
+      create: {
+        summary: 'Creates an article',
+        handle: (ctx) => {
+          expectTypeOf(ctx.body).toEqualTypeOf<{ title: string; text: string }>();
+          return undefined;
+        },
+      },
+      replace: (ctx) => {
+        expectTypeOf(ctx.body).toEqualTypeOf<{ title: string; text: string }>();
+        return undefined;
+      },
+      update: {
+        handle: (ctx) => {
+          expectTypeOf(ctx.body).toEqualTypeOf<{ title?: string; text?: string }>();
+          return undefined;
+        },
+      },
+    });
+  });
+
+  it("refuses a field that only the collection's body has, and a body where none is read", () => {
+    collection('articles', {
+      body: Draft,
+      create: {
+        body: z.object({ title: z.string() }),
+        handle: (ctx) => {
+          // @ts-expect-error: create's own body has no text
+          return ctx.body.text;
+        },
+      },
+    });
+    collection('articles', {
+      // @ts-expect-error: read receives no body
+      read: { body: Draft, handle: () => undefined },
+    });
+    collection('articles', {
+      // @ts-expect-error: a body option is a schema or 'unvalidated'
+      create: { body: 'json', handle: () => undefined },
+    });
+  });
+
+  it('types the owner rule from the item, and takes the operations it guards', () => {
+    collection('articles', {
+      item: z.object({ authorId: z.number() }),
+      read: () => undefined,
+      remove: () => true,
+      owner: {
+        rule: (article, principal) => {
+          expectTypeOf(article).toEqualTypeOf<{ authorId: number }>();
+          return article.authorId === principal;
+        },
+        on: ['read', 'remove'],
+      },
+    });
+    collection('articles', {
+      read: () => undefined,
+      // @ts-expect-error: create makes an item, so there is none to own
+      owner: { rule: () => true, on: ['create'] },
+    });
+    collection('articles', {
+      read: () => undefined,
+      // @ts-expect-error: an owner object has a rule and the operations it guards, nothing else
+      owner: { rule: () => true, on: ['read'], except: ['list'] },
+    });
+    collection('articles', {
+      read: () => undefined,
+      // @ts-expect-error: a rule needs the operations it guards
+      owner: { rule: () => true },
+    });
+  });
+
+  it("types idOf's argument from the item or its annotation, and its context from create", () => {
+    collection('articles', {
+      item: z.object({ article: z.object({ slug: z.string() }) }),
+      body: Draft,
+      idOf: (created, ctx) => {
+        expectTypeOf(created).toEqualTypeOf<{ article: { slug: string } }>();
+        expectTypeOf(ctx.body).toEqualTypeOf<{ title: string; text: string }>();
+        return created.article.slug;
+      },
+      create: () => undefined,
+    });
+    collection('notes', {
+      body: 'unvalidated',
+      idOf: (created: { _id: bigint }) => created._id,
+      create: () => ({ _id: 1n }),
+    });
+    collection('notes', {
+      item: z.object({ _id: z.string() }),
+      body: 'unvalidated',
+      // @ts-expect-error: the item has no id, only an _id
+      idOf: (created) => created.id,
+      create: () => undefined,
+    });
+    collection('notes', {
+      body: 'unvalidated',
+      // @ts-expect-error: an id is a string, a number or a bigint
+      idOf: () => ({ slug: 'a' }),
+      create: () => undefined,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { collection, createApi, createStatusPolicy, endpoint, NotFoundError, type StatusPolicy } from '../../src/index.js';
 import { createTestClient } from '../../src/testing.js';
 import { CALLERS, fixtureApi, type Fixture } from '../fixture/api.js';
@@ -178,6 +179,28 @@ describe('collection definitions are checked at once', () => {
   it('refuses owner without read', () => {
     expect(() => collection('users', { owner: () => true, list: () => [] })).toThrow(/"owner" needs "read"/);
   });
+  it('refuses an owner on replace, update or remove without read, and takes one on list alone', () => {
+    expect(() => collection('users', { body: 'unvalidated', owner: { rule: () => true, on: ['replace'] }, replace: () => ({}) })).toThrow(/"owner" needs "read"/);
+    expect(() => collection('users', { owner: { rule: () => true, on: ['list'] }, list: () => [] })).not.toThrow();
+  });
+  it('refuses an owner that guards create, no operation, or one the collection does not declare', () => {
+    const rule = () => true;
+    const read = () => ({});
+    expect(() => collection('users', { body: 'unvalidated', owner: { rule, on: ['create' as 'read'] }, read, create: () => ({}) })).toThrow(/"owner" cannot guard "create"/);
+    expect(() => collection('users', { owner: { rule, on: [] }, read })).toThrow(/the "on" of "owner" must list the operations it guards/);
+    expect(() => collection('users', { owner: { rule, on: ['delete' as 'remove'] }, read })).toThrow(/lists "delete", which is not an operation/);
+    expect(() => collection('users', { owner: { rule, on: ['remove'] }, read })).toThrow(/lists "remove", which the collection does not declare/);
+    expect(() => collection('users', { owner: { rule: 'author' as never, on: ['read'] }, read })).toThrow(/the "rule" of "owner" must be a function/);
+    expect(() => collection('users', { owner: { rule, on: ['read'], for: ['list'] } as never, read })).toThrow(/`for` is not an option of the "owner" of collection\("users"\)/);
+  });
+  it('refuses a body on an operation that takes none, and an idOf that is not a function', () => {
+    expect(() => collection('users', { read: { body: 'unvalidated', handle: () => ({}) } as never })).toThrow(/`body` is not an option of the "read" of collection\("users"\)/);
+    expect(() => collection('users', { body: 'unvalidated', idOf: 'slug' as never, create: () => ({}) })).toThrow(/"idOf" must be a function/);
+    expect(() => collection('users', { create: { body: 'json' as never, handle: () => ({}) } })).toThrow(/the "body" of "create" must be a Standard Schema/);
+  });
+  it('says that an operation may bring its own body when the collection has none', () => {
+    expect(() => collection('users', { replace: () => ({}) })).toThrow(/"replace" may also have a "body" of its own/);
+  });
   it('refuses a naming-convention breach at createApi with how to fix it', () => {
     const getUsers = collection('getUsers', { list: () => [] });
     expect(() => createApi({ resources: [getUsers] })).toThrow(/getUsers[\s\S]*GET \/users[\s\S]*naming: 'warn'/);
@@ -192,5 +215,139 @@ describe('collection definitions are checked at once', () => {
     const response = await createApi({ resources: [things] }).handle({ method: 'GET', url: '/orders/1' });
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', detail: 'No such order' });
+  });
+});
+
+describe('collection: a body per operation', () => {
+  const Draft = z.object({ title: z.string(), text: z.string() });
+  function articlesApi() {
+    const articles = new Map([[1, { id: 1, title: 'First', text: 'Hello' }]]);
+    const resource = collection('articles', {
+      id: z.coerce.number().int(),
+      body: Draft,
+      patch: Draft.partial(),
+      read: (ctx) => articles.get(ctx.params.id),
+      create: (ctx) => {
+        const article = { id: articles.size + 1, ...ctx.body };
+        articles.set(article.id, article);
+        return article;
+      },
+      // A PUT that takes the fields it changes, as Conduit's does.
+      replace: {
+        body: Draft.partial().strict(),
+        handle: (ctx) => {
+          const article = articles.get(ctx.params.id);
+          return article && Object.assign(article, ctx.body);
+        },
+      },
+      update: {
+        body: z.object({ title: z.string() }).strict(),
+        handle: (ctx) => {
+          const article = articles.get(ctx.params.id);
+          return article && Object.assign(article, ctx.body);
+        },
+      },
+    });
+    return createTestClient(createApi({ resources: [resource] }));
+  }
+
+  it("validates replace and update with their own schemas, create with the collection's", async () => {
+    const client = articlesApi();
+    expect(await client.put('/articles/1', { body: { text: 'Changed' } })).toMatchObject({ status: 200, body: { id: 1, title: 'First', text: 'Changed' } });
+    expect(await client.patch('/articles/1', { body: { title: 'Renamed' } })).toMatchObject({ status: 200, body: { title: 'Renamed', text: 'Changed' } });
+    expectProblem(await client.patch('/articles/1', { body: { text: 'no' } }), { status: 400, code: 'RC_INVALID_INPUT' });
+    expectProblem(await client.post('/articles', { body: { text: 'no title' } }), { status: 400, code: 'RC_INVALID_INPUT' });
+    expect(await client.post('/articles', { body: { title: 'Second', text: 'Hi' } })).toMatchObject({ status: 201, headers: { location: '/articles/2' } });
+  });
+
+  it('takes a create and a replace with bodies of their own without a collection body', async () => {
+    const created: unknown[] = [];
+    const resource = collection('tags', {
+      read: (ctx) => ({ id: ctx.params.id }),
+      create: { body: z.object({ name: z.string() }), handle: (ctx) => (created.push(ctx.body), { id: ctx.body.name }) },
+      replace: { body: 'unvalidated', handle: (ctx) => ({ id: ctx.params.id, body: ctx.body }) },
+    });
+    const client = createTestClient(createApi({ resources: [resource] }));
+    expect(await client.post('/tags', { body: { name: 'news' } })).toMatchObject({ status: 201, headers: { location: '/tags/news' } });
+    expect(await client.put('/tags/news', { body: [1, 2] })).toMatchObject({ status: 200, body: { id: 'news', body: [1, 2] } });
+    expectProblem(await client.post('/tags', { body: { label: 'x' } }), { status: 400, code: 'RC_INVALID_INPUT' });
+    expect(created).toEqual([{ name: 'news' }]);
+  });
+});
+
+describe('collection: an owner on chosen operations', () => {
+  interface Article {
+    id: number;
+    authorId: number;
+    title: string;
+  }
+  const callers: Record<string, { id: number }> = { ada: { id: 1 }, bob: { id: 2 } };
+  const as = (name: string) => ({ headers: { authorization: name } });
+
+  function world(on: readonly ('list' | 'read' | 'replace' | 'update' | 'remove')[]) {
+    const articles = new Map<number, Article>([
+      [1, { id: 1, authorId: 1, title: "Ada's" }],
+      [2, { id: 2, authorId: 2, title: "Bob's" }],
+    ]);
+    const calls: string[] = [];
+    const resource = collection('articles', {
+      id: z.coerce.number().int(),
+      body: z.object({ title: z.string() }),
+      patch: z.object({ title: z.string() }).partial(),
+      public: ['list', 'read'],
+      owner: { rule: (article: Article, principal) => article.authorId === (principal as { id: number }).id, on },
+      list: () => [...articles.values()],
+      read: (ctx) => articles.get(ctx.params.id),
+      replace: (ctx) => {
+        calls.push('replace');
+        const article = articles.get(ctx.params.id);
+        return article && Object.assign(article, ctx.body);
+      },
+      update: (ctx) => {
+        calls.push('update');
+        const article = articles.get(ctx.params.id);
+        return article && Object.assign(article, ctx.body);
+      },
+      remove: (ctx) => (calls.push('remove'), articles.delete(ctx.params.id)),
+    });
+    resource.collection('comments', { list: (ctx) => [{ id: 1, articleId: ctx.params.articleId }] });
+    const reported: unknown[] = [];
+    const api = createApi({ resources: [resource], authenticate: (request) => callers[String(request.headers?.authorization)], onError: (error) => reported.push(error) });
+    return { client: createTestClient(api), articles, calls, reported };
+  }
+
+  it('lets anyone read and list, and only the author change', async () => {
+    const { client, articles, calls } = world(['replace', 'update', 'remove']);
+    expect(await client.get('/articles')).toMatchObject({ status: 200, body: [{ id: 1 }, { id: 2 }] });
+    expect(await client.get('/articles/2', as('ada'))).toMatchObject({ status: 200, body: { title: "Bob's" } });
+    expectProblem(await client.put('/articles/2', { ...as('ada'), body: { title: 'Mine now' } }), { status: 403, code: 'RC_FORBIDDEN' });
+    expectProblem(await client.patch('/articles/2', { ...as('ada'), body: { title: 'Mine now' } }), { status: 403, code: 'RC_FORBIDDEN' });
+    expectProblem(await client.delete('/articles/2', as('ada')), { status: 403, code: 'RC_FORBIDDEN' });
+    expect(calls).toEqual([]);
+    expect(articles.get(2)?.title).toBe("Bob's");
+    expect(await client.put('/articles/2', { ...as('bob'), body: { title: 'Edited' } })).toMatchObject({ status: 200, body: { title: 'Edited' } });
+    expect((await client.delete('/articles/2', as('bob'))).status).toBe(204);
+  });
+
+  it('answers 404 for a missing item before the owner check', async () => {
+    const { client, calls } = world(['replace', 'update', 'remove']);
+    expectProblem(await client.put('/articles/9', { ...as('ada'), body: { title: 'x' } }), { status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await client.patch('/articles/9', { ...as('ada'), body: { title: 'x' } }), { status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await client.delete('/articles/9', as('ada')), { status: 404, code: 'RC_NOT_FOUND' });
+    expect(calls).toEqual([]);
+  });
+
+  it("reaches a child below someone else's item when the owner does not guard read, and not when it does", async () => {
+    expect(await world(['replace', 'remove']).client.get('/articles/2/comments', as('ada'))).toMatchObject({ status: 200, body: [{ articleId: 2 }] });
+    expectProblem(await world(['read', 'replace', 'remove']).client.get('/articles/2/comments', as('ada')), { status: 403, code: 'RC_FORBIDDEN' });
+    expectProblem(await world(['read']).client.get('/articles/2', as('ada')), { status: 403, code: 'RC_FORBIDDEN' });
+    expect(await world(['read']).client.put('/articles/2', { ...as('ada'), body: { title: 'Mine now' } })).toMatchObject({ status: 200, body: { title: 'Mine now' } });
+  });
+
+  it('filters only the list when it guards only list, and reports what it dropped', async () => {
+    const { client, reported } = world(['list']);
+    expect(await client.get('/articles', as('ada'))).toMatchObject({ status: 200, body: [{ id: 1 }] });
+    expect(reported).toHaveLength(1);
+    expect((await client.get('/articles/2', as('ada'))).status).toBe(200);
   });
 });

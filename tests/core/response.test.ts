@@ -180,8 +180,10 @@ describe('response schemas in the OpenAPI document', () => {
   it('documents the success body of each operation: an item, or an array of items for list', () => {
     const document = createOpenApiDocument(usersApi(), { info: { title: 'Users', version: '1' } });
     const item = { type: 'object', properties: { id: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 }, name: { type: 'string' } }, required: ['id', 'name'] };
-    expect(document.paths['/users/{id}']!.get!.responses['200']).toEqual({ description: 'OK: the item', content: { 'application/json': { schema: item } } });
-    expect(document.paths['/users']!.get!.responses['200']).toEqual({ description: 'OK: the items', content: { 'application/json': { schema: { type: 'array', items: item } } } });
-    expect(document.paths['/users']!.post!.responses['201']!.content).toEqual({ 'application/json': { schema: item } });
+    const user = { $ref: '#/components/schemas/User' };
+    expect(document.components.schemas.User).toEqual(item);
+    expect(document.paths['/users/{id}']!.get!.responses['200']).toEqual({ description: 'OK: the item', content: { 'application/json': { schema: user } } });
+    expect(document.paths['/users']!.get!.responses['200']).toEqual({ description: 'OK: the items', content: { 'application/json': { schema: { type: 'array', items: user } } } });
+    expect(document.paths['/users']!.post!.responses['201']!.content).toEqual({ 'application/json': { schema: user } });
   });
 });

@@ -73,19 +73,26 @@ function expectDescribed(document: OpenApiDocument, route: RouteInfo, response: 
   // Every demo endpoint declares its success body, but the served document itself.
   if (response.status < 300 && contentType === 'application/json' && route.path !== '/openapi.json') {
     const { schema } = (listed!.content as Record<string, { schema?: JsonSchema }>)[contentType]!;
-    expectShape(schema, response.body, `${route.method} ${route.path}, ${probe}`);
+    expectShape(document, schema, response.body, `${route.method} ${route.path}, ${probe}`);
   }
 }
 
+/** A schema with its `$ref` followed into the document's components. */
+function resolve(document: OpenApiDocument, schema: JsonSchema | undefined): JsonSchema | undefined {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? resolve(document, document.components.schemas[ref.slice('#/components/schemas/'.length)]) : schema;
+}
+
 /** A success body has the shape its documented schema gives: an array of items, or an object with exactly the declared keys. */
-function expectShape(schema: JsonSchema | undefined, body: unknown, where: string): void {
+function expectShape(document: OpenApiDocument, given: JsonSchema | undefined, body: unknown, where: string): void {
+  const schema = resolve(document, given);
   expect(schema, `${where}: the success body has no schema`).toBeDefined();
   if (schema!.type === 'array') {
     expect(Array.isArray(body), where).toBe(true);
-    for (const entry of body as unknown[]) expectShape(schema!.items as JsonSchema, entry, where);
+    for (const entry of body as unknown[]) expectShape(document, schema!.items as JsonSchema, entry, where);
     return;
   }
-  if (schema!.type !== 'object') return;
+  expect(schema!.type, where).toBe('object');
   const keys = Object.keys(schema!.properties as object).sort();
   expect(Object.keys(body as object).sort(), where).toEqual(keys);
   expect([...(schema!.required as string[])].sort(), where).toEqual(keys);
@@ -165,5 +172,44 @@ describe('the OpenAPI document of the demo API', () => {
       expect(response.headers.allow).toBe(item['x-allow']);
       expect(item.description).toBe(`Allow: ${item['x-allow']}. Any other method answers 405 Method Not Allowed with this Allow header.`);
     }
+  });
+
+  it('OPTIONS on every path answers the status and the Allow header it documents', async () => {
+    const api = createDemoApi(createDemoStore(), quiet);
+    const document = await documentOf(api);
+    for (const [path, item] of Object.entries(document.paths)) {
+      const documented = item.options!.responses;
+      const response = await api.handle({ method: 'OPTIONS', url: path.replace(/\{\w+\}/g, '1') });
+      expect(Object.keys(documented), path).toEqual([String(response.status)]);
+      expect(documented[response.status]!.headers).toEqual({ Allow: { description: 'The methods of this path.', schema: { type: 'string', const: response.headers.allow } } });
+      expect(response.headers.allow).toBe(item['x-allow']);
+    }
+  });
+
+  it('HEAD on every path with GET answers a status it documents, without a body', async () => {
+    const api = createDemoApi(createDemoStore(), quiet);
+    const document = await documentOf(api);
+    const requests = [{ who: admin, id: 1 }, { who: {}, id: 1 }, { who: alice, id: 2 }, { who: admin, id: 99 }, { who: admin, id: 'abc' }];
+    for (const [path, item] of Object.entries(document.paths)) {
+      expect(item.head, path).toBeDefined();
+      expect(Object.keys(item.head!.responses), path).toEqual(Object.keys(item.get!.responses));
+      for (const { who, id } of requests) {
+        const response = await api.handle({ method: 'HEAD', url: path.replace(/\{\w+\}/g, String(id)), headers: who });
+        const documented = item.head!.responses[response.status];
+        expect(documented, `HEAD ${path}: ${response.status}`).toBeDefined();
+        expect(documented!.content).toBeUndefined();
+        expect(response.payload).toBeUndefined();
+      }
+    }
+  });
+
+  it('names each model once: the user schema is one component, referred to from every operation', async () => {
+    const document = await documentOf(createDemoApi(createDemoStore(), quiet));
+    const text = JSON.stringify(document.paths);
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['Health', 'OpenApiDocument', 'Order', 'OrderBody', 'OrderPatch', 'Problem', 'User', 'UserBody', 'UserPatch', 'ValidationProblem']);
+    // read, create, replace, update and remove answer a User, list an array of them; HEAD documents no body.
+    expect(text.split('"#/components/schemas/User"').length - 1).toBe(6);
+    expect(text).not.toContain('"email"');
+    expect(document.components.schemas.User).toMatchObject({ type: 'object', required: ['id', 'name', 'email'] });
   });
 });

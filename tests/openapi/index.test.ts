@@ -6,13 +6,14 @@ const info = { title: 'Notes', version: '1.0.0' };
 const notes = endpoint('GET', '/notes', { operation: 'list', handle: () => [] });
 
 describe('openApi: the API serves its own document', () => {
-  it('serves GET /openapi.json below basePath, public, listing itself', async () => {
+  it('serves GET /openapi.json below basePath, public, listing itself below its server, the basePath', async () => {
     const api = createApi({ basePath: '/v1', endpoints: [notes], authenticate: () => undefined, openapi: openApi({ info }) });
     const response = await api.handle({ method: 'GET', url: '/v1/openapi.json' });
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.body).toMatchObject({ openapi: '3.1.0', info });
-    expect(Object.keys((response.body as { paths: object }).paths)).toEqual(['/v1/notes', '/v1/openapi.json']);
+    expect((response.body as { servers: unknown }).servers).toEqual([{ url: '/v1' }]);
+    expect(Object.keys((response.body as { paths: object }).paths)).toEqual(['/notes', '/openapi.json']);
     expect((await api.handle({ method: 'GET', url: '/v1/notes' })).status).toBe(401);
   });
 

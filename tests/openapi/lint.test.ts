@@ -1,0 +1,59 @@
+/**
+ * The demo API's OpenAPI document through the linters people run on theirs: Redocly CLI with its
+ * `recommended` rules and Spectral with `spectral:oas`. Both run from node_modules, offline, on the
+ * document the demo serves at GET /openapi.json. The demo comes from the built package
+ * (`examples/demo-api.mjs` imports 'restcanon'): run `npm run build` first.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+
+const run = promisify(execFile);
+const modules = join(import.meta.dirname, '..', '..', 'node_modules');
+const scratch = mkdtempSync(join(tmpdir(), 'restcanon-lint-'));
+const documentFile = join(scratch, 'openapi.json');
+// No telemetry and no update check: the linters read nothing but the files given.
+const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+
+/** A linter's standard output: a linter that found errors exits with 1, and its report is still the answer. */
+async function lint(bin: string, args: readonly string[]): Promise<string> {
+  try {
+    return (await run(process.execPath, [join(modules, bin), ...args], { cwd: scratch, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    if (stdout) return stdout;
+    throw new Error(`${bin} failed: ${stderr}`, { cause: error });
+  }
+}
+
+beforeAll(async () => {
+  const api = createDemoApi(createDemoStore(), { onError: () => {} });
+  const response = await api.handle({ method: 'GET', url: '/openapi.json' });
+  expect(response.status).toBe(200);
+  writeFileSync(documentFile, JSON.stringify(response.body, null, 2));
+  writeFileSync(join(scratch, 'spectral.yaml'), 'extends: ["spectral:oas"]\n');
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('the OpenAPI document of the demo API passes the linters', () => {
+  it('redocly lint --extends recommended: no errors', async () => {
+    const output = await lint('@redocly/cli/bin/cli.js', ['lint', '--extends', 'recommended', '--format', 'json', documentFile]);
+    const report = JSON.parse(output) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+    const errors = report.problems.filter((problem) => problem.severity === 'error').map((problem) => `${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`);
+    expect(errors, errors.join('\n')).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  });
+
+  it('spectral lint with spectral:oas: no errors, and every tag an operation uses is defined', async () => {
+    const output = await lint('@stoplight/spectral-cli/dist/index.js', ['lint', '--ruleset', 'spectral.yaml', '--format', 'json', '--quiet', documentFile]);
+    const results = JSON.parse(output) as { code: string; severity: number; message: string; path: string[] }[];
+    // Severity 0 is an error.
+    const found = results.filter((result) => result.severity === 0 || result.code === 'operation-tag-defined').map((result) => `${result.code} at ${result.path.join('.')}: ${result.message}`);
+    expect(found, found.join('\n')).toEqual([]);
+  });
+});
