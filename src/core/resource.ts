@@ -1,6 +1,6 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from './contract.js';
-import type { AnyContext, Authorize, BodyOf, BodyOption, Context, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
+import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
 import { checkBodyOption, defineEndpoint } from './endpoint.js';
 import { contextWith } from './context.js';
 import type { Resource } from './api.js';
@@ -78,6 +78,10 @@ interface OperationOptions<Ctx> {
   authorize?: Authorize<Ctx>;
   /** One line for generated documentation. */
   summary?: string;
+  /** Success outcomes the handler may choose with `ctx.outcome`, besides the operation's. */
+  outcomes?: readonly ChosenOutcome[];
+  /** The domain errors the handler throws, by outcome, for the documentation (`{ conflict: 'The slug is taken' }`). */
+  errors?: DeclaredErrors;
 }
 
 /**
@@ -287,7 +291,7 @@ function build(ancestors: readonly Level[], name: string, definition: Level['def
 }
 
 const DEFINITION_OPTIONS = ['id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', ...COLLECTION_OPERATIONS];
-const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'handle', 'response'];
+const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'outcomes', 'errors', 'handle', 'response'];
 /** Create, replace and update receive a body, and may each have a schema of their own for it. */
 const BODY_OPERATION_OPTIONS = [...OPERATION_OPTIONS, 'body'];
 const OWNER_OPTIONS = ['rule', 'on'];
@@ -450,6 +454,8 @@ function toEndpoint(
     locationId: operation === 'create' ? (definition.idOf as Endpoint['locationId']) : undefined,
     itemPath: operation === 'create' ? itemPath : undefined,
     summary: options.summary,
+    outcomes: 'outcomes' in options ? options.outcomes : undefined,
+    errors: 'errors' in options ? options.errors : undefined,
     // An operation's own response schema, or the collection's item (list: an array of them).
     response: options.response !== undefined ? { schema: options.response, array: false } : definition.item && { schema: definition.item, array: operation === 'list' },
     handle: options.handle,

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ConflictError, createApi, endpoint, GoneError, NotFoundError, type DeclaredErrors, type ErrorInfo } from '../../src/index.js';
+import { collection, ConflictError, createApi, endpoint, GoneError, NotFoundError, type DeclaredErrors, type ErrorInfo } from '../../src/index.js';
 
 const signup = (errors: DeclaredErrors = {}) =>
   endpoint('POST', '/accounts', {
@@ -58,5 +58,30 @@ describe('declared errors', () => {
     expect(() => signup({ conflicted: 'x' } as never)).toThrow(/"errors" takes error outcomes .*got "conflicted"/);
     expect(() => signup({ conflict: { description: 'x', shape: z.object({}) } } as never)).toThrow(/`shape` is not an option/);
     expect(() => signup({ conflict: { schema: 'no' } } as never)).toThrow(/the schema of the declared error "conflict"/);
+  });
+});
+
+describe('a collection operation', () => {
+  it('declares its errors and outcomes in object form, checked like an endpoint\'s', async () => {
+    const articles = collection('articles', {
+      body: z.object({ title: z.string() }),
+      create: {
+        errors: { conflict: 'An article with this title exists' },
+        outcomes: ['accepted'],
+        handle: (ctx) => {
+          if (ctx.body.title === 'taken') throw new ConflictError();
+          ctx.outcome('accepted');
+          return { id: 1, ...ctx.body };
+        },
+      },
+    });
+    const reports: unknown[] = [];
+    const api = createApi({ resources: [articles], onError: (error) => reports.push(error) });
+    expect(api.routes[0]!.outcomes).toEqual(expect.arrayContaining(['accepted', 'conflict']));
+    const post = (title: string) => api.handle({ method: 'POST', url: '/articles', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    expect((await post('taken')).status).toBe(409);
+    expect((await post('fresh')).status).toBe(202);
+    expect(reports).toEqual([]);
+    expect(() => collection('articles', { body: z.object({}), create: { errors: { conflicts: 'x' } as never, handle: () => ({}) } })).toThrow(/"errors" takes error outcomes/);
   });
 });
