@@ -71,7 +71,7 @@ function checkOverride(key: string, value: unknown): Outcome {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 599) {
     throw new RangeError(`createStatusPolicy: "${key}" must be an integer status from 100 to 599, got ${JSON.stringify(value)}`);
   }
-  if (key === 'notModified' && value !== 304) {
+  if (key === 'notModified' && value !== OUTCOMES.notModified.status) {
     throw new RangeError(`createStatusPolicy: "notModified" is always 304, got ${value}`);
   }
   if (isSuccess && key !== 'notModified' && (value < 200 || value > 299)) {
