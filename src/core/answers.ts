@@ -102,7 +102,8 @@ export function succeed(exchange: Exchange): ApiResponse {
   } else {
     status = settings.policy.decide(operation);
   }
-  if (operation === 'create' && !missing) {
+  // `Location` names a created item: not sent when the handler chose another outcome (an existing item's 200, say).
+  if (operation === 'create' && !missing && (reply?.outcome ?? operation) === operation) {
     const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(exchange, result);
     if (location !== undefined) headers.location = location;
   }

@@ -27,6 +27,9 @@ export interface OpenApiInfo {
   version: string;
   summary?: string;
   description?: string;
+  termsOfService?: string;
+  contact?: { name?: string; url?: string; email?: string };
+  license?: { name: string; identifier?: string; url?: string };
   [extension: `x-${string}`]: unknown;
 }
 
@@ -248,6 +251,13 @@ function successSchema(build: Build, route: RouteInfo): JsonSchema | undefined {
   return { type: 'array', items: build.book.model(response.schema, modelNames(operation, path, 'item')) };
 }
 
+/** The problem of an error answer in each problem media type: restcanon's, with what declared errors add. */
+function problemContent(book: SchemaBook, validation: boolean, extensions: readonly JsonSchema[], types: ReadonlySet<string>): JsonSchema {
+  const own = book.own(validation ? 'ValidationProblem' : 'Problem');
+  const problem = extensions.length === 0 ? own : { allOf: [own, ...extensions] };
+  return Object.fromEntries([...types].map((type) => [type, { schema: isXml(type) ? xmlProblem(problem) : problem }]));
+}
+
 function responsesOf(build: Build, route: RouteInfo, allow: string, schema: JsonSchema | undefined): Record<string, JsonSchema> {
   const { api, book } = build;
   const { endpoint } = route;
@@ -278,11 +288,9 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
   }
   const problemTypes = new Set(['application/problem+json', ...api.formats.flatMap((format) => (format.problemType === undefined ? [] : [format.problemType]))]);
   for (const [status, { reasons, validation, extensions }] of [...errors].sort(([a], [b]) => a - b)) {
-    const own = book.own(validation ? 'ValidationProblem' : 'Problem');
-    const problem = extensions.length === 0 ? own : { allOf: [own, ...extensions] };
     // The API's own error body goes out in each format's own media type, as its schema says.
     const content = api.problemBody === undefined
-      ? Object.fromEntries([...problemTypes].map((type) => [type, { schema: isXml(type) ? xmlProblem(problem) : problem }]))
+      ? problemContent(book, validation, extensions, problemTypes)
       : Object.fromEntries(api.formats.map((format) => [format.type, { schema: api.problemBody!.schema === undefined ? {} : book.model(api.problemBody!.schema, ['ErrorBody']) }]));
     const response: JsonSchema = { description: `${statusText(status)}: ${reasons.join('; or ')}.`, content };
     const headers = errorHeaders(status, api.challenge, endpoint, allow);

@@ -1,8 +1,8 @@
 /**
- * The demo API's OpenAPI document through the linters people run on theirs: Redocly CLI with its
- * `recommended` rules and Spectral with `spectral:oas`. Both run from node_modules, offline, on the
- * document the demo serves at GET /openapi.json. The demo comes from the built package
- * (`examples/demo-api.mjs` imports 'restcanon'): run `npm run build` first.
+ * The OpenAPI documents of the demo API and of the Conduit example through the linters people run
+ * on theirs: Redocly CLI with its `recommended` rules and Spectral with `spectral:oas`. Both run from
+ * node_modules, offline, on the document each API serves (GET /openapi.json, GET /api/openapi.json).
+ * The examples come from the built package (they import 'restcanon'): run `npm run build` first.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,11 +11,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createConduitApi } from '../../examples/conduit/api.mjs';
 
 const run = promisify(execFile);
 const modules = join(import.meta.dirname, '..', '..', 'node_modules');
 const scratch = mkdtempSync(join(tmpdir(), 'restcanon-lint-'));
-const documentFile = join(scratch, 'openapi.json');
+/** Each API whose document is linted: the file it is written to, and where the API serves it. */
+const DOCUMENTS = [
+  { name: 'the demo API', file: join(scratch, 'demo.json'), api: () => createDemoApi(createDemoStore(), { onError: () => {} }), url: '/openapi.json' },
+  { name: 'the Conduit example', file: join(scratch, 'conduit.json'), api: () => createConduitApi(undefined, { onError: () => {} }), url: '/api/openapi.json' },
+];
 // No telemetry and no update check: the linters read nothing but the files given.
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 
@@ -31,16 +36,17 @@ async function lint(bin: string, args: readonly string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  const api = createDemoApi(createDemoStore(), { onError: () => {} });
-  const response = await api.handle({ method: 'GET', url: '/openapi.json' });
-  expect(response.status).toBe(200);
-  writeFileSync(documentFile, JSON.stringify(response.body, null, 2));
+  for (const { file, api, url } of DOCUMENTS) {
+    const response = await api().handle({ method: 'GET', url });
+    expect(response.status).toBe(200);
+    writeFileSync(file, JSON.stringify(response.body, null, 2));
+  }
   writeFileSync(join(scratch, 'spectral.yaml'), 'extends: ["spectral:oas"]\n');
 });
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('the OpenAPI document of the demo API passes the linters', () => {
+describe.each(DOCUMENTS)('the OpenAPI document of $name passes the linters', ({ file: documentFile }) => {
   it('redocly lint --extends recommended: no errors', async () => {
     const output = await lint('@redocly/cli/bin/cli.js', ['lint', '--extends', 'recommended', '--format', 'json', documentFile]);
     const report = JSON.parse(output) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
