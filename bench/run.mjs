@@ -6,6 +6,7 @@
  *   npm run bench             # build, then every benchmark, then the page
  *   npm run bench -- router   # only the benchmarks whose name contains "router", then the page
  *   npm run bench -- http     # only the HTTP benchmark, then the page
+ *   npm run bench -- peers    # only the peers benchmark (the same API on other stacks), then the page
  *
  * To add a benchmark, add a `{ name, file }` entry and a `<!-- results: <name> -->` section to
  * page.template.md: `file` is relative to bench/, reports through lib/report.mjs under the same
@@ -25,6 +26,7 @@ const BENCHMARKS = [
   { name: 'router', file: 'router/index.mjs' },
   { name: 'pipeline', file: 'pipeline/index.mjs' },
   { name: 'http', file: 'http/index.mjs' },
+  { name: 'peers', file: 'peers/index.mjs' },
   { name: 'load', file: 'load/index.mjs' },
   { name: 'hidden-item', file: 'security/hidden-item.mjs' },
   { name: 'size', file: 'size.mjs' },

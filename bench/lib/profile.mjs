@@ -14,9 +14,12 @@ function partOf(url, functionName) {
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(idle)') return 'idle';
   if (functionName === '(program)' || functionName === '(root)') return 'V8 and native code outside JavaScript';
+  // A package's own dist/ folder is not restcanon's: look for node_modules first (the last one names the package).
+  const inPackage = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+  if (inPackage === 'zod' || inPackage === 'zod43') return 'zod';
+  if (inPackage !== undefined) return `package ${inPackage}`;
   const given = process.env.RESTCANON_DIST;
   if (url.includes('restcanon-bench-') || /\/dist\/[^/]+\.js$/.test(url) || (given && url.includes(given))) return 'restcanon';
-  if (url.includes('/node_modules/zod/')) return 'zod';
   if (url.includes('/bench/')) return 'benchmark code';
   if (url.startsWith('node:')) return "Node's JavaScript (node:http, streams, ...)";
   if (url === '') return 'native functions (socket writes, JSON, RegExp, ...)';
