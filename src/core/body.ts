@@ -187,18 +187,17 @@ export async function readBody(body: RawBody, limit: number, reading?: BodyReadi
     // A leading byte order mark is dropped, as the decoder drops it from bytes: every form reads alike.
     return body.charCodeAt(0) === BYTE_ORDER_MARK ? body.slice(1) : body;
   }
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
     if (body.byteLength > limit) throw tooLarge(limit);
-    return decode(decoder, body, false);
+    return decode(body);
   }
   let total = 0;
-  // In a box, so that a stopped reading lets go of the text even while it still waits for a chunk.
-  const read = { text: '' };
+  // In a box, so that a stopped reading lets go of the bytes even while it still waits for a chunk.
+  const read: { chunks: Uint8Array[] } = { chunks: [] };
   const iterator = body[Symbol.asyncIterator]();
   if (reading !== undefined) {
     reading.stop = () => {
-      read.text = '';
+      read.chunks = [];
       total = Infinity;
       // Later, not now: a source whose return() throws must not keep the request from its answer.
       void Promise.resolve()
@@ -222,14 +221,26 @@ export async function readBody(body: RawBody, limit: number, reading?: BodyReadi
       const bytes = typeof next.value === 'string' ? encoder.encode(next.value) : next.value;
       total += bytes.byteLength;
       if (total > limit) throw tooLarge(limit);
-      read.text += decode(decoder, bytes, true);
+      read.chunks.push(bytes);
     }
   } catch (error) {
-    // Stop the source early (past the limit, or bytes that are not UTF-8) without waiting for it.
+    // Stop the source early (past the limit, or a failed read) without waiting for it.
     void Promise.resolve(iterator.return?.()).catch(() => {});
     throw error;
   }
-  return read.text + decode(decoder, new Uint8Array(0), false);
+  // The bytes decoded once, as one run: a character split across chunks is whole again.
+  const { chunks } = read;
+  return decode(chunks.length === 1 ? chunks[0]! : joined(chunks, total));
+}
+
+function joined(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /**
@@ -260,9 +271,15 @@ export function checkContentEncoding(header: string | undefined, rules: BodyRule
   throw new UnsupportedMediaTypeError(error.detail, { headers: { ...error.headers, 'accept-encoding': 'identity' } });
 }
 
-function decode(decoder: TextDecoder, bytes: Uint8Array | ArrayBuffer, stream: boolean): string {
+/**
+ * One decoder for every body: `fatal` refuses bytes that are not UTF-8, and each call decodes a whole
+ * body, so no state passes from one body to the next.
+ */
+const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+function decode(bytes: Uint8Array | ArrayBuffer): string {
   try {
-    return decoder.decode(bytes, { stream });
+    return DECODER.decode(bytes);
   } catch {
     throw malformed('The body is not valid UTF-8');
   }
