@@ -3,7 +3,7 @@ import { isEmptyBodyStatus } from './http.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError, type ProblemDetails } from './errors.js';
 import { json } from '../formats/formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
-import { OUTCOMES, type OutcomeRow } from './outcomes.js';
+import { OUTCOMES } from './outcomes.js';
 import { applyPolicy } from './policy.js';
 import type { Route } from './router.js';
 import { single } from './request.js';
@@ -84,7 +84,7 @@ export function succeed(exchange: Exchange): ApiResponse {
   const { endpoint } = compiled;
   const operation = endpoint.operation;
   const missing = result === undefined || result === null;
-  if ((OUTCOMES[operation] as OutcomeRow).item === true && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
+  if (compiled.item && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
   // What the handler set comes first: the headers restcanon sets below win over its own.
   const { reply } = ctx;
   const headers: Record<string, string> = reply === undefined ? {} : Object.assign({}, reply.headers);

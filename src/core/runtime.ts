@@ -7,7 +7,7 @@ import { failure, succeed } from './answers.js';
 import { HttpError, withoutStack } from './errors.js';
 import { json } from '../formats/formats.js';
 import { joinPaths } from './path.js';
-import { OUTCOMES } from './outcomes.js';
+import { OUTCOMES, type OutcomeRow } from './outcomes.js';
 import { emptyQuery, parseQuery } from './request.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { compileProjection, type Projection } from './projection.js';
@@ -101,6 +101,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     bodyRules,
     steps,
     outcomes,
+    item: (OUTCOMES[endpoint.operation] as OutcomeRow).item === true,
     choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
     statuses: new Set(outcomes.map((outcome) => settings.policy.decide(outcome))),
     undeclared: new Set(),

@@ -36,6 +36,8 @@ export interface Compiled {
   steps: readonly Step[];
   /** Every outcome the endpoint can answer: what its documentation lists. */
   outcomes: readonly Outcome[];
+  /** Its operation acts on one item: a result of nothing is a missing item (the outcome table's `item`). */
+  item: boolean;
   /** The success outcomes its handler may choose with `ctx.outcome`: its operation's and those it declares. */
   choices: ReadonlySet<string>;
   /** The statuses of its outcomes, as the policy gives them. */
