@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { rerunPinned } from '../machine.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
 import { serverAndDist, snapshotDist } from '../lib/dist.mjs';
+import { envNumber } from '../lib/env.mjs';
 import { median } from '../lib/stats.mjs';
 
 rerunPinned(1, import.meta.url);
@@ -25,12 +26,12 @@ if (first === undefined || second === undefined) {
   process.exit(2);
 }
 const SERVER_SCRIPT = fileURLToPath(new URL('./server.mjs', import.meta.url));
-const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 10);
-const sets = Number(process.env.BENCH_AB_SETS ?? 2);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 50);
+const pipelining = envNumber('BENCH_AB_PIPELINING', 10);
+const sets = envNumber('BENCH_AB_SETS', 2);
+const rounds = envNumber('BENCH_ROUNDS', 5);
+const connections = envNumber('BENCH_HTTP_CONNECTIONS', 50);
 // As in index.mjs: CPU per request of a fresh server settles only after its first 4-6 s under load.
-const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 6);
+const warmupSeconds = envNumber('BENCH_HTTP_WARMUP_SECONDS', 6);
 const defaultDist = snapshotDist();
 
 /** @param {string} spec a server name, or `name@dist folder` */

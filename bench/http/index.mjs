@@ -23,6 +23,7 @@
 import { fileURLToPath } from 'node:url';
 import { USER_JSON, JSON_TYPE } from '../lib/app.mjs';
 import { ALT_SUFFIX, altDist, snapshotDist } from '../lib/dist.mjs';
+import { envChoice, envList, envNumber } from '../lib/env.mjs';
 import { CLOCK_TICKS, HAS_PROC_STAT } from '../lib/proc.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
 import { barChart } from '../lib/chart.mjs';
@@ -35,15 +36,10 @@ snapshotDist();
 rerunPinned(1, import.meta.url);
 
 const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const processes = Number(process.env.BENCH_HTTP_PROCESSES ?? 2);
-const mode = process.env.BENCH_HTTP_MODE ?? 'together';
-if (mode !== 'together' && mode !== 'turns') {
-  console.error(`BENCH_HTTP_MODE is "together" (the default) or "turns", not "${mode}"`);
-  process.exit(2);
-}
-const together = mode === 'together';
-const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
+const rounds = envNumber('BENCH_ROUNDS', 3);
+const processes = envNumber('BENCH_HTTP_PROCESSES', 2);
+const together = envChoice('BENCH_HTTP_MODE', ['together', 'turns']) === 'together';
+const seconds = envNumber('BENCH_HTTP_SECONDS', 2);
 /**
  * A fresh server spends its first seconds under load compiling: measured window by window from a
  * cold start (2 s windows, -p 10; `bench/http/warmup.mjs`), CPU per request comes down 20-40% over
@@ -51,9 +47,9 @@ const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
  * and restcanon alike. A shorter warm-up leaves the -p 10 rounds, which come first, measuring part
  * of the JIT's work.
  */
-const warmupSeconds = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 6);
-const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 100);
-const pairFilter = process.env.BENCH_HTTP_PAIRS?.split(',').map((name) => name.trim());
+const warmupSeconds = envNumber('BENCH_HTTP_WARMUP_SECONDS', 6);
+const connections = envNumber('BENCH_HTTP_CONNECTIONS', 100);
+const pairFilter = envList('BENCH_HTTP_PAIRS');
 const pairs = pairFilter === undefined ? PAIRS : PAIRS.filter((pair) => pairFilter.includes(pair.name));
 if (pairs.length === 0) {
   console.error(`BENCH_HTTP_PAIRS matches no pair; the pairs are: ${PAIRS.map((pair) => pair.name).join(', ')}`);

@@ -10,24 +10,13 @@
 import { createServer } from 'node:http';
 import { createUsersApi, idSchema, JSON_TYPE, PROBLEM_TYPE, USER_JSON_SCHEMA, USERS } from '../lib/app.mjs';
 import { importRestcanon } from '../lib/dist.mjs';
+import { HOST, listenFastify, listening } from '../lib/listen.mjs';
 
 /**
- * @typedef {{ port: number, close: () => Promise<void> }} Listening
+ * @typedef {import('../lib/listen.mjs').Listening} Listening
  * @typedef {{ name: string, description: string, listen: () => Promise<Listening> }} ServerDefinition
  * @typedef {{ name: string, baseline: string, restcanon: string, goal: string }} Pair
  */
-
-const HOST = '127.0.0.1';
-
-/** @param {import('node:http').Server} server @returns {Promise<Listening>} */
-function listening(server) {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, HOST, () => {
-      resolve({ port: /** @type {import('node:net').AddressInfo} */ (server.address()).port, close: () => new Promise((done) => server.close(() => done())) });
-    });
-  });
-}
 
 /** The answer of every native route to an invalid id: the status is what the gate checks. */
 const INVALID_ID = JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, code: 'RC_INVALID_INPUT' });
@@ -50,19 +39,6 @@ async function nativeFastifyUser(request, reply) {
   const found = findUser(request.params.id);
   if ('user' in found) return found.user;
   return reply.code(found.status).type(PROBLEM_TYPE).send(found.payload);
-}
-
-/**
- * A Fastify app, set up by `setup` (which may return a promise), listening.
- * @param {(app: any) => unknown} setup
- * @returns {Promise<Listening>}
- */
-async function listenFastify(setup) {
-  const { default: Fastify } = await import('fastify');
-  const app = Fastify();
-  await setup(app);
-  await app.listen({ port: 0, host: HOST });
-  return { port: app.server.address().port, close: () => app.close() };
 }
 
 /** Express 4 and 5 set the same way: no ETag (restcanon computes none), no X-Powered-By. */

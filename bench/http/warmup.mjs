@@ -13,22 +13,19 @@
 import { fileURLToPath } from 'node:url';
 import { rerunPinned } from '../machine.mjs';
 import { serverAndDist, snapshotDist } from '../lib/dist.mjs';
+import { argsOrUsage, envNumber } from '../lib/env.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
 import { fixed } from '../lib/stats.mjs';
 
 rerunPinned(1, import.meta.url);
 
-const names = process.argv.slice(2);
-if (names.length === 0) {
-  console.error('usage: node bench/http/warmup.mjs <server>[@dist] ...');
-  process.exit(2);
-}
+const names = argsOrUsage('node bench/http/warmup.mjs <server>[@dist] ...');
 const SERVER_SCRIPT = fileURLToPath(new URL('./server.mjs', import.meta.url));
-const pipelining = Number(process.env.BENCH_AB_PIPELINING ?? 10);
-const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 2);
-const windows = Number(process.env.BENCH_WARMUP_WINDOWS ?? 8);
-const starts = Number(process.env.BENCH_WARMUP_STARTS ?? 2);
-const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 100);
+const pipelining = envNumber('BENCH_AB_PIPELINING', 10);
+const seconds = envNumber('BENCH_HTTP_SECONDS', 2);
+const windows = envNumber('BENCH_WARMUP_WINDOWS', 8);
+const starts = envNumber('BENCH_WARMUP_STARTS', 2);
+const connections = envNumber('BENCH_HTTP_CONNECTIONS', 100);
 const defaultDist = snapshotDist();
 
 console.log(`| server | start | ${Array.from({ length: windows }, (_, index) => `${index * seconds}-${(index + 1) * seconds} s`).join(' | ')} |`);

@@ -27,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { barChart } from '../lib/chart.mjs';
 import { snapshotDist } from '../lib/dist.mjs';
+import { envList, envNumber } from '../lib/env.mjs';
 import { CLOCK_TICKS, HAS_PROC_STAT } from '../lib/proc.mjs';
 import { createReport, isOtherBuild } from '../lib/report.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
@@ -40,12 +41,12 @@ snapshotDist();
 rerunPinned(1, import.meta.url);
 
 const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-const seconds = Number(process.env.BENCH_PEERS_SECONDS ?? 5);
-const warmupSeconds = Number(process.env.BENCH_PEERS_WARMUP_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_PEERS_CONNECTIONS ?? 50);
-const pipelining = Number(process.env.BENCH_PEERS_PIPELINING ?? 1);
-const serverFilter = process.env.BENCH_PEERS_SERVERS?.split(',').map((name) => name.trim());
+const rounds = envNumber('BENCH_ROUNDS', 5);
+const seconds = envNumber('BENCH_PEERS_SECONDS', 5);
+const warmupSeconds = envNumber('BENCH_PEERS_WARMUP_SECONDS', 5);
+const connections = envNumber('BENCH_PEERS_CONNECTIONS', 50);
+const pipelining = envNumber('BENCH_PEERS_PIPELINING', 1);
+const serverFilter = envList('BENCH_PEERS_SERVERS');
 /** Above this, the load generator is the limit of req/s: the round is flagged. */
 const LOADGEN_LIMIT = 90;
 const started = Date.now();

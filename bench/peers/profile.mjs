@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { snapshotDist } from '../lib/dist.mjs';
+import { envNumber } from '../lib/env.mjs';
 import { printProfileSummary } from '../lib/profile.mjs';
 import { measureLoad, startServer, stopServer } from '../lib/serve.mjs';
 import { fixed, rate } from '../lib/stats.mjs';
@@ -32,10 +33,10 @@ if (name === undefined || (kind !== 'create' && kind !== 'read')) {
   process.exit(2);
 }
 const server = serverNamed(name);
-const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
-const warmupSeconds = Number(process.env.BENCH_PROFILE_WARMUP_SECONDS ?? 3);
-const rows = Number(process.env.BENCH_PROFILE_ROWS ?? 25);
-const connections = Number(process.env.BENCH_PEERS_CONNECTIONS ?? 50);
+const seconds = envNumber('BENCH_PROFILE_SECONDS', 20);
+const warmupSeconds = envNumber('BENCH_PROFILE_WARMUP_SECONDS', 3);
+const rows = envNumber('BENCH_PROFILE_ROWS', 25);
+const connections = envNumber('BENCH_PEERS_CONNECTIONS', 50);
 const folder = folderArgument === undefined ? mkdtempSync(join(tmpdir(), 'restcanon-peers-profile-')) : resolve(folderArgument);
 mkdirSync(folder, { recursive: true });
 const request = kind === 'create' ? CREATE_REQUEST : { method: 'GET', path: '/users/1' };

@@ -10,6 +10,7 @@
 import { createServer, STATUS_CODES } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { importRestcanon } from '../lib/dist.mjs';
+import { HOST, listenFastify, listening, listeningOn } from '../lib/listen.mjs';
 import {
   badRequest,
   createStore,
@@ -28,7 +29,7 @@ import {
 } from './api.mjs';
 
 /**
- * @typedef {{ port: number, close: () => Promise<void> }} Listening
+ * @typedef {import('../lib/listen.mjs').Listening} Listening
  * @typedef {object} PeerServer
  * @property {string} name
  * @property {string} description how the server is built
@@ -37,24 +38,6 @@ import {
  * @property {string[]} [nodeArgs] options of the server's node process
  * @property {() => Promise<Listening>} listen
  */
-
-const HOST = '127.0.0.1';
-
-/** @param {import('node:http').Server} server @returns {Promise<Listening>} */
-function listening(server) {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, HOST, () => resolve(listeningOn(server)));
-  });
-}
-
-/** @param {import('node:http').Server} server @returns {Listening} */
-function listeningOn(server) {
-  return {
-    port: /** @type {import('node:net').AddressInfo} */ (server.address()).port,
-    close: () => new Promise((done) => server.close(() => done())),
-  };
-}
 
 /** A problem body for any other error status a framework raises (malformed JSON, 415, 500). */
 const problemOfStatus = (status) => ({ type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status });
@@ -355,19 +338,6 @@ export const SERVERS = [
     },
   },
 ];
-
-/**
- * A Fastify app, set up by `setup` (which may return a promise), listening.
- * @param {(app: any) => unknown} setup
- * @returns {Promise<Listening>}
- */
-async function listenFastify(setup) {
-  const { default: Fastify } = await import('fastify');
-  const app = Fastify();
-  await setup(app);
-  await app.listen({ port: 0, host: HOST });
-  return { port: app.server.address().port, close: () => app.close() };
-}
 
 /** @param {string} name @returns {PeerServer} */
 export function serverNamed(name) {
