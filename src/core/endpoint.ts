@@ -35,7 +35,7 @@ export type Principal = Register extends { principal: infer P } ? P : unknown;
  * `null` or `false` for an anonymous request.
  *
  * @example
- * const authenticate = async (request: ApiRequest): Promise<Authenticated> => db.sessions.findUnique({ where: { token: tokenOf(request) } });
+ * const authenticate = async (request: ApiRequest): Promise<Authenticated> => db.tokens.findUnique({ where: { token: tokenOf(request) } });
  */
 export type Authenticated = (Principal & object) | undefined | null | false;
 

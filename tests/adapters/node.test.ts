@@ -179,20 +179,20 @@ describe('toNodeListener options', () => {
 describe('node:http2 compatibility API', () => {
   const fixture = fixtureApi();
   const server = http2.createServer(toNodeListener(fixture.api));
-  let session: http2.ClientHttp2Session;
+  let connection: http2.ClientHttp2Session;
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    session = http2.connect(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    connection = http2.connect(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
   });
   afterAll(async () => {
-    session.close();
+    connection.close();
     await new Promise((resolve) => server.close(resolve));
   });
 
   function request(headers: http2.OutgoingHttpHeaders, body?: string): Promise<{ status: number; headers: http2.IncomingHttpHeaders; text: string }> {
     return new Promise((resolve, reject) => {
-      const stream = session.request(headers);
+      const stream = connection.request(headers);
       let text = '';
       let responseHeaders: http2.IncomingHttpHeaders = {};
       stream.on('response', (received) => (responseHeaders = received));
@@ -204,7 +204,7 @@ describe('node:http2 compatibility API', () => {
     });
   }
 
-  it('answers GET, HEAD and a 413 for a body over the limit on one session', async () => {
+  it('answers GET, HEAD and a 413 for a body over the limit on one connection', async () => {
     const health = await request({ ':path': '/health' });
     expect(health).toMatchObject({ status: 200, text: '{"status":"ok"}' });
     expect(health.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -15,7 +15,7 @@ import { toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint, HttpError, InternalServerError, type Api, type ApiOptions, type ErrorInfo } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { answerOf, comparable, expectWellFormed, type Answer } from './invariants.js';
-import { sessionSeed } from './settings.js';
+import { runSeed } from './settings.js';
 
 const SECRET = 'fault-secret-0c1d';
 /** Milliseconds before a request is answered 503; long enough for every quick fault to finish first. */
@@ -206,7 +206,7 @@ describe('faults through api.handle', () => {
         // A returned value is the client's answer, secret or not; a thrown one never is.
         if (mode !== 'return') expectMasked(answer, 500);
       }),
-      { seed: sessionSeed(), numRuns: 300 },
+      { seed: runSeed(), numRuns: 300 },
     );
   });
 
@@ -389,7 +389,7 @@ describe('faults over HTTP on the node adapter', () => {
         expect(received).not.toContain(SECRET);
         await stillServes();
       }),
-      { seed: sessionSeed(), numRuns: 40 },
+      { seed: runSeed(), numRuns: 40 },
     );
   });
 });

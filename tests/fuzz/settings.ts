@@ -38,7 +38,7 @@ for (const name of selected) {
 }
 
 /** The seed of this run: {@link FIXED_SEED} unless `FUZZ_SEED` says otherwise. */
-export function sessionSeed(): number {
+export function runSeed(): number {
   return seed;
 }
 

@@ -325,7 +325,7 @@ describe('header values restcanon writes are safe on the wire', () => {
   });
 
   it.each([
-    ['CR LF', '/notes/1\r\nSet-Cookie: session=stolen', '/notes/1%0D%0ASet-Cookie:%20session=stolen'],
+    ['CR LF', '/notes/1\r\nSet-Cookie: sid=stolen', '/notes/1%0D%0ASet-Cookie:%20sid=stolen'],
     ['NUL', '/notes/\u00001', '/notes/%001'],
     ['text beyond Latin-1', '/notes/日本', '/notes/%E6%97%A5%E6%9C%AC'],
     ['a lone surrogate', '/notes/\udc00', '/notes/%EF%BF%BD'],
