@@ -34,12 +34,25 @@ describe('problemBody', () => {
   });
 
   it('shapes a thrown error, a routing error and a 500 alike', async () => {
-    expect(JSON.parse(String((await api.handle(post('{"email":"taken@example.com","username":"a"}'))).payload))).toEqual({ errors: { body: ['has already been taken'] } });
-    expect(JSON.parse(String((await api.handle({ method: 'GET', url: '/nowhere' })).payload))).toEqual({ errors: { body: ['No resource matches this path'] } });
+    const taken = await api.handle(post('{"email":"taken@example.com","username":"a"}'));
+    expect(taken.status).toBe(409);
+    expect(taken.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(String(taken.payload))).toEqual({ errors: { body: ['has already been taken'] } });
+    const nowhere = await api.handle({ method: 'GET', url: '/nowhere' });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(String(nowhere.payload))).toEqual({ errors: { body: ['No resource matches this path'] } });
+    // Statuses keep their headers: a 405 its Allow.
+    const wrongMethod = await api.handle({ method: 'DELETE', url: '/users' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('POST, OPTIONS');
+    expect(JSON.parse(String(wrongMethod.payload))).toEqual({ errors: { body: ['Method Not Allowed'] } });
     const broken = createApi({ endpoints: [endpoint('GET', '/users', { handle: () => { throw new Error('db down: s3cret'); } })], problemBody: { build: conduit }, onError: () => {} });
     const failed = await broken.handle({ method: 'GET', url: '/users' });
     expect(failed.status).toBe(500);
+    expect(failed.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(String(failed.payload))).toEqual({ errors: { body: ['Internal Server Error'] } });
+    expect(String(failed.payload)).not.toContain('s3cret');
   });
 
   it('is written by the negotiated format: XML for Accept: application/xml', async () => {
