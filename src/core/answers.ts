@@ -9,6 +9,9 @@ import type { Route } from './router.js';
 import { single } from './request.js';
 import type { Settings } from './settings.js';
 import { reportAside, type Compiled, type Exchange } from './steps.js';
+import { validatorsOf } from './conditions.js';
+import { linkHeader, pageOf } from './lists.js';
+import { splitUrl } from './request.js';
 
 /**
  * The answers of a request, the last stop of its walk: a success as the status policy and the
@@ -80,6 +83,7 @@ function shapedProblem(settings: Settings, problem: ProblemDetails, request: Api
 
 /** A success: the policy's status for the operation and its result, `Location` for a create, and the body in the negotiated format. */
 export function succeed(exchange: Exchange): ApiResponse {
+  if (exchange.notModified) return notModified(exchange);
   const { compiled, result, ctx, settings } = exchange;
   const { endpoint } = compiled;
   const operation = endpoint.operation;
@@ -107,14 +111,64 @@ export function succeed(exchange: Exchange): ApiResponse {
     const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(exchange, result);
     if (location !== undefined) headers.location = location;
   }
+  if (endpoint.validators !== undefined && !missing && VALIDATED.has(operation) && status < 300) addValidators(exchange, result, headers, false);
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
+  if (exchange.list?.page !== undefined) body = paged(exchange, body, headers);
   if (compiled.project !== undefined) body = compiled.project(body);
   const { format } = exchange;
   const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
   headers['content-type'] = format.contentType;
   return { status, headers, body, payload };
+}
+
+/** The operations whose answer is the item, and so carries its validators. */
+const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'update']);
+
+/**
+ * The 304 of a GET whose copy is current: the headers a 200 would carry that RFC 9110 asks of a 304
+ * (`ETag`, `Vary`), and `Last-Modified` only without an `ETag`. No body.
+ */
+function notModified(exchange: Exchange): ApiResponse {
+  const headers: Record<string, string> = {};
+  if (exchange.settings.vary) headers.vary = 'Accept';
+  addValidators(exchange, exchange.item, headers, true);
+  return { status: exchange.settings.policy.decide('notModified'), headers, body: undefined, payload: undefined };
+}
+
+/**
+ * `ETag` and `Last-Modified` of the item an answer carries. A validator that fails on a success (the
+ * item changed already) is left out and reported.
+ */
+function addValidators(exchange: Exchange, item: unknown, headers: Record<string, string>, notModified: boolean): void {
+  try {
+    const { etag, lastModified } = validatorsOf(exchange.compiled.endpoint.validators!, item);
+    if (etag !== undefined) headers.etag = etag;
+    if (lastModified !== undefined && (!notModified || etag === undefined)) headers['last-modified'] = lastModified;
+  } catch (error) {
+    reportAside(exchange, error);
+  }
+}
+
+/**
+ * The page of a paged list, from what its handler returned (an array, or `{ items }`), with the
+ * links of the pages around it in the body and in `Link`, each as the client reaches the list.
+ */
+function paged(exchange: Exchange, result: unknown, headers: Record<string, string>): unknown {
+  const items = Array.isArray(result) ? result : (result as { items?: unknown }).items;
+  if (!Array.isArray(items)) throw new TypeError(`The list of ${exchange.compiled.endpoint.path} pages its items: return an array of at most ctx.page.limit of them`);
+  const { path, search } = splitUrl(exchange.ctx.request.url);
+  const page = pageOf(exchange.list!, items, headerSafeUrl(publicPath(exchange.ctx.request, path)), search);
+  const link = linkHeader(page, headers.link);
+  if (link !== undefined) headers.link = link;
+  return page;
+}
+
+/** A path of the API as the client reaches it: below the host's mount prefix. */
+function publicPath(request: ApiRequest, path: string): string {
+  const baseUrl = request.baseUrl;
+  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
 }
 
 /**
@@ -163,9 +217,7 @@ function defaultLocation(exchange: Exchange, result: unknown): string | undefine
   // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
   for (const [name, value] of Object.entries(ctx.params as object)) if (isUrlPart(value)) values[name] = value;
   values.id = id;
-  const path = buildPath(compiled.itemTemplate, values);
-  const baseUrl = ctx.request.baseUrl;
-  return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
+  return publicPath(ctx.request, buildPath(compiled.itemTemplate, values));
 }
 
 function isUrlPart(value: unknown): value is string | number | bigint {

@@ -18,6 +18,10 @@ export class RequestContext {
   body: unknown;
   principal: unknown;
   request: ApiRequest;
+  item: unknown;
+  page: unknown;
+  sort: unknown;
+  filter: unknown;
   reply: Reply | undefined;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
   readonly choices: ReadonlySet<string> | undefined;
@@ -29,6 +33,10 @@ export class RequestContext {
     this.body = undefined;
     this.principal = undefined;
     this.request = request;
+    this.item = undefined;
+    this.page = undefined;
+    this.sort = undefined;
+    this.filter = undefined;
     this.reply = undefined;
     this.choices = choices;
   }

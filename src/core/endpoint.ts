@@ -5,6 +5,8 @@ import { METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
+import type { Validators } from './conditions.js';
+import type { ListRules, PageRequest, SortField } from './lists.js';
 import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
 import type { Operation } from './policy.js';
 import { checkOptions } from './options.js';
@@ -53,6 +55,11 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   principal: Caller;
   request: ApiRequest;
   /**
+   * The item the URL names, when it was loaded before the handler ran (for an owner rule, a
+   * precondition or a merge patch): what `read` gave. Undefined otherwise.
+   */
+  item: unknown;
+  /**
    * Sets a header of the success answer (`Link`, `Cache-Control`, `ETag`, `X-Total-Count`, ...).
    * Not sent with an error; `Content-Type`, `Content-Length` and the connection's headers are
    * restcanon's; a name or value that could split the answer throws.
@@ -96,7 +103,7 @@ export type DeclaredError = string | { readonly description?: string; readonly s
 export type DeclaredErrors = { readonly [K in ErrorOutcome]?: DeclaredError };
 
 /** A context before its types are known; what guards and the pipeline pass around. */
-export type AnyContext = Context<any, any, any, any, any>;
+export type AnyContext = Context<any, any, any, any, any> & Partial<ListContext<any, any>>;
 
 /** Decides whether the caller may go on; `false` answers 403. */
 export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => Promisable<boolean>;
@@ -154,6 +161,7 @@ export interface EndpointConfig<
   IsPublic extends boolean = false,
   Result = unknown,
   Response extends StandardSchema | undefined = undefined,
+  Loaded = unknown,
 > {
   /** What the endpoint does; decides its success status. Defaults from the method: GET read, POST submit, PUT replace, PATCH update, DELETE remove. */
   operation?: Operation;
@@ -189,7 +197,30 @@ export interface EndpointConfig<
    * once to `onError` outside production.
    */
   errors?: DeclaredErrors;
+  /**
+   * Conditional requests (RFC 9110 section 13): `load` gives the item the URL names before the
+   * handler runs (nothing is a 404, and it is `ctx.item`), `etag` and `lastModified` its validators.
+   * A GET whose `If-None-Match` or `If-Modified-Since` says the client's copy is current answers 304,
+   * a change whose `If-Match` or `If-Unmodified-Since` does not hold answers 412, both without
+   * calling `handle`; successes carry `ETag` and `Last-Modified`. `requireIfMatch` answers 428 to a
+   * change that has no precondition.
+   */
+  conditional?: ConditionalOption<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>, Loaded>;
   handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Promisable<Result>;
+}
+
+/**
+ * The `conditional` option of an endpoint: how to load its item, and its validators.
+ *
+ * @example
+ * const conditional: ConditionalOption<AnyContext, Doc> = { load: (ctx) => docs.get(ctx.params.id), etag: (doc) => doc.rev };
+ */
+export interface ConditionalOption<Ctx, Item> {
+  load: (ctx: Ctx) => Promisable<Item | undefined | null>;
+  etag?: (item: Item) => string;
+  lastModified?: (item: Item) => Date;
+  /** A PUT, PATCH or DELETE without `If-Match` (or `If-Unmodified-Since`) answers 428. */
+  requireIfMatch?: boolean;
 }
 
 /**
@@ -208,6 +239,8 @@ export type ResultOf<Response> = Response extends StandardSchema ? InferInput<Re
 export interface ResponseSchema {
   readonly schema: StandardSchema;
   readonly array: boolean;
+  /** A paged list: the array is the `items` of a {@link Page}. */
+  readonly page?: boolean | undefined;
 }
 
 /** The context of an endpoint, from its path and schemas. */
@@ -252,10 +285,55 @@ export interface Endpoint {
   readonly outcomes?: readonly ChosenOutcome[] | undefined;
   /** The domain errors the handler throws, by outcome. */
   readonly errors?: DeclaredErrors | undefined;
+  /** How its item's `ETag` and `Last-Modified` are found: sent on success, and what preconditions compare. */
+  readonly validators?: Validators | undefined;
+  /** The item the URL names, loaded before the handler: for ownership, preconditions and merge patches. */
+  readonly current?: CurrentItem | undefined;
+  /** A list's conventions: pages, sorting, filtering, and the owner's scope. */
+  readonly list?: ListConventions | undefined;
   readonly handle: (ctx: AnyContext) => unknown;
 }
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'handle'];
+/**
+ * How an endpoint loads the item its URL names before the handler runs: `load` gives it (nothing is a
+ * 404), `owner` checks it is the caller's (403), and the request's preconditions are evaluated
+ * against its validators.
+ */
+export interface CurrentItem {
+  readonly load: (ctx: AnyContext) => unknown;
+  readonly owner: ((item: any, principal: Principal) => boolean) | undefined;
+  /** A change needs `If-Match` (or `If-Unmodified-Since`): 428 without one. */
+  readonly requireCondition: boolean;
+  /** The loader is the handler (a collection's read): the loaded item is the result. */
+  readonly isHandler: boolean;
+  /** A merge patch (RFC 7396) body is applied to the item, and the result must pass this schema. */
+  readonly merge: StandardSchema | undefined;
+}
+
+/** A list's conventions, read once from its collection. */
+export interface ListConventions {
+  readonly rules: ListRules | undefined;
+  /** The filter values that keep a caller to their own items, which the handler's query must use. */
+  readonly scope: ((principal: Principal) => Record<string, unknown>) | undefined;
+}
+
+/**
+ * What a list handler receives besides the context: the page, the order and the filter a request
+ * asked for, each checked against what the collection declares.
+ *
+ * @example
+ * const list = (ctx: ListContext<'createdAt', { status: string }>) => db.orders.find(ctx.filter, ctx.sort, ctx.page);
+ */
+export interface ListContext<Sort extends string = string, Filter = Record<string, unknown>> {
+  /** The page asked for, when the collection pages its list. */
+  page: PageRequest;
+  /** The order asked for with `sort`, first field first; empty for the list's own order. */
+  sort: SortField<Sort>[];
+  /** The filter values asked for, each its schema's output, with the owner's scope on top. */
+  filter: Filter;
+}
+
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
 
 /**
  * Throws unless a body option is undefined, a Standard Schema or `'unvalidated'`.
@@ -300,7 +378,8 @@ export function endpoint<
   IsPublic extends boolean = false,
   Response extends StandardSchema | undefined = undefined,
   Result extends ResultOf<Response> = ResultOf<Response>,
->(method: Method, path: Path, config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response>): Endpoint {
+  Loaded = unknown,
+>(method: Method, path: Path, config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded>): Endpoint {
   if (!(METHODS as readonly string[]).includes(method)) {
     throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
   }
@@ -319,6 +398,7 @@ export function endpoint<
     throw new TypeError(`${where}: "operation" must be one of ${OPERATIONS.join(', ')}, got ${JSON.stringify(config.operation)}`);
   }
   const operation = config.operation ?? DEFAULT_OPERATION[method];
+  const conditional = checkConditional(config.conditional, where);
   return defineEndpoint({
     method,
     path,
@@ -338,8 +418,40 @@ export function endpoint<
     response: config.response === undefined ? undefined : { schema: config.response, array: false },
     outcomes: config.outcomes,
     errors: config.errors,
+    validators: conditional && { etag: conditional.etag, lastModified: conditional.lastModified },
+    current: conditional && { load: conditional.load as CurrentItem['load'], owner: undefined, requireCondition: conditional.requireIfMatch === true, isHandler: false, merge: undefined },
     handle: config.handle as Endpoint['handle'],
   });
+}
+
+const CONDITIONAL_OPTIONS = ['load', 'etag', 'lastModified', 'requireIfMatch'];
+
+/** The `conditional` option, checked: a loader, and at least one validator to compare. */
+function checkConditional(conditional: ConditionalOption<any, any> | undefined, where: string): ConditionalOption<any, any> | undefined {
+  if (conditional === undefined) return undefined;
+  if (typeof conditional !== 'object' || conditional === null) throw new TypeError(`${where}: "conditional" must be { load, etag } (or lastModified)`);
+  checkOptions(`the "conditional" of ${where}`, conditional, CONDITIONAL_OPTIONS);
+  if (typeof conditional.load !== 'function') throw new TypeError(`${where}: the "load" of "conditional" must be a function (ctx) => the item the URL names`);
+  checkValidators(conditional, `the "conditional" of ${where}`);
+  if (conditional.etag === undefined && conditional.lastModified === undefined) throw new TypeError(`${where}: "conditional" needs "etag" or "lastModified": the validators its preconditions compare`);
+  return conditional;
+}
+
+/**
+ * Throws unless `etag` and `lastModified` are functions where given, one of them is, and
+ * `requireIfMatch` has something to compare.
+ *
+ * @example
+ * checkValidators({ etag: (item) => item.version }, 'collection("articles")');
+ */
+export function checkValidators(options: { etag?: unknown; lastModified?: unknown; requireIfMatch?: unknown }, where: string): void {
+  for (const name of ['etag', 'lastModified'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${where}: "${name}" must be a function of the item`);
+  }
+  if (options.requireIfMatch !== undefined && typeof options.requireIfMatch !== 'boolean') throw new TypeError(`${where}: "requireIfMatch" must be true or false`);
+  if (options.etag === undefined && options.lastModified === undefined && options.requireIfMatch === true) {
+    throw new TypeError(`${where}: "requireIfMatch" needs "etag" (or "lastModified") to compare the request's precondition with`);
+  }
 }
 
 /**
@@ -384,5 +496,6 @@ function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string):
 }
 
 const DEFINITION_KEYS = [
-  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors', 'handle',
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
+  'validators', 'current', 'list', 'handle',
 ];

@@ -1,14 +1,16 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
-import { checkBodyOption, defineEndpoint } from './endpoint.js';
+import { checkBodyOption, checkValidators, defineEndpoint, type CurrentItem, type ListContext } from './endpoint.js';
+import { listRules, type PageOption } from './lists.js';
+import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { contextWith } from './context.js';
 import type { Resource } from './api.js';
 import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
 import { checkOptions } from './options.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
-import { checkSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
+import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 
 /** The six operations of a collection: list and create on its URL; read, replace, update and remove on an item's. */
 export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'update', 'remove'] as const;
@@ -45,7 +47,29 @@ export type OwnerRule<Item = unknown> = (item: Item, principal: Principal) => bo
  * @example
  * const owner: OwnerOption<Article> = { rule: (article, principal) => article.authorId === principal.id, on: ['replace', 'update', 'remove'] };
  */
-export type OwnerOption<Item = unknown> = OwnerRule<Item> | { rule: OwnerRule<Item>; on: readonly OwnedOperation[] };
+export type OwnerOption<Item = unknown> = OwnerRule<Item> | (OwnerGuard<Item> & { on: readonly OwnedOperation[] }) | (OwnerGuard<Item> & { scope: OwnerScope });
+
+/** The object form of `owner`: a rule, the operations it guards, and a list's scope. */
+interface OwnerGuard<Item> {
+  rule: OwnerRule<Item>;
+  /** The operations it guards; every one but create when left out (with `scope`). */
+  on?: readonly OwnedOperation[];
+  /**
+   * The filter values of the caller's items (`(principal) => ({ userId: principal.id })`): a list
+   * handler receives them in `ctx.filter`, so it asks its store for the caller's items only and a
+   * page is never short. A request that filters for other values is a 403; without a caller the list
+   * is empty. `rule` stays the safety net, which drops any other item.
+   */
+  scope?: OwnerScope;
+}
+
+/**
+ * The filter values of a caller's own items.
+ *
+ * @example
+ * const scope: OwnerScope = (principal) => ({ userId: principal.id });
+ */
+export type OwnerScope = (principal: Principal) => Record<string, unknown>;
 
 /** The id `idOf` gives for a created item's `Location`. */
 type ItemId = string | number | bigint;
@@ -105,6 +129,23 @@ interface OwnBody<Schema> {
   body?: Schema;
 }
 
+/** The options of update besides the others. */
+interface UpdateOptions<Schema> extends OwnBody<Schema> {
+  /**
+   * Takes a JSON merge patch (RFC 7396, `application/merge-patch+json` or `application/json`): it is
+   * applied to the item as `read` gives it, and the handler receives the result once it passes the
+   * schema of a whole item: update's own `body`, else the collection's `body`, else its `item`.
+   */
+  merge?: boolean;
+}
+
+/** The filter a list handler receives: each declared field's output, and what an owner's scope adds. */
+export type FilterOf<Filter> = Simplify<{ [K in keyof Filter]?: Output<Filter[K], unknown> } & { [key: string]: unknown }>;
+
+/** What a list handler receives: the context, and the page, order and filter asked for. */
+type ListCtx<Params, QuerySchema, Paged, Sort extends string, Filter> = Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined> &
+  Omit<ListContext<Sort, FilterOf<Filter>>, 'page'> & { page: Paged extends PageOption ? ListContext['page'] : undefined };
+
 /** What list may return with an item schema: an array of what the schema accepts. */
 type ListResult<ItemSchema> = ItemSchema extends StandardSchema ? readonly InferInput<ItemSchema>[] : unknown;
 
@@ -127,6 +168,9 @@ export interface CollectionDefinition<
   CreateBody extends BodyOption | undefined = undefined,
   ReplaceBody extends BodyOption | undefined = undefined,
   UpdateBody extends BodyOption | undefined = undefined,
+  Paged extends PageOption | undefined = undefined,
+  Sort extends string = never,
+  Filter extends Readonly<Record<string, StandardSchema>> = {},
 > {
   /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
   id?: IdSchema;
@@ -166,11 +210,31 @@ export interface CollectionDefinition<
    * percent-encoded.
    */
   idOf?: (created: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item, ctx: Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>) => ItemId;
-  list?: OperationDefinition<Context<Params, Output<QuerySchema, QueryRecord>, HeaderRecord, undefined>, ListResult<ItemSchema>>;
+  /**
+   * Pages the list: `{ by: 'cursor' }` (opaque cursors, stable while items are added) or
+   * `{ by: 'offset' }`, with `limit: { default, max }` (20 and 100 unless given). The list answers a
+   * {@link Page} (`{ items, next, prev }`) and a `Link` header; its handler receives `ctx.page`.
+   */
+  page?: Paged;
+  /** The fields a request may sort the list by (`?sort=name,-createdAt`); the handler receives `ctx.sort`. */
+  sort?: readonly Sort[];
+  /** The fields a request may filter the list by (`?status=paid`), each with its schema; the handler receives `ctx.filter`. */
+  filter?: Filter;
+  /**
+   * The item's entity tag, from its version or a hash (restcanon quotes it): `ETag` on reads, creates,
+   * replaces and updates, compared with `If-None-Match` (a GET answers 304) and `If-Match` (a change
+   * answers 412) before the handler runs. Needs `read`, which loads the item.
+   */
+  etag?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item) => string;
+  /** The item's last change: `Last-Modified`, compared with `If-Modified-Since` and `If-Unmodified-Since`. */
+  lastModified?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item) => Date;
+  /** Replace, update and remove need `If-Match` (or `If-Unmodified-Since`): 428 without one. */
+  requireIfMatch?: boolean;
+  list?: OperationDefinition<ListCtx<Params, QuerySchema, Paged, Sort, Filter>, ListResult<ItemSchema>>;
   read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
   create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<CreateBody>>;
   replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<ReplaceBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<ReplaceBody>>;
-  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<UpdateBody, PatchSchema>>>, ResultOf<ItemSchema>, OwnBody<UpdateBody>>;
+  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<UpdateBody, PatchSchema>>>, ResultOf<ItemSchema>, UpdateOptions<UpdateBody>>;
   /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
   remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
 }
@@ -209,16 +273,19 @@ export interface Collection<ParentParams = {}> extends Resource {
     CreateBody extends BodyOption | undefined = undefined,
     ReplaceBody extends BodyOption | undefined = undefined,
     UpdateBody extends BodyOption | undefined = undefined,
+    const Paged extends PageOption | undefined = undefined,
+    const Sort extends string = never,
+    Filter extends Readonly<Record<string, StandardSchema>> = {},
   >(
     name: Name,
-    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody>,
+    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter>,
   ): Collection<ChildParams<ParentParams, IdSchema, Param>>;
 }
 
 interface Level {
   name: string;
   param: string;
-  definition: CollectionDefinition<any, any, any, any, any, string, any, any, any, any, any>;
+  definition: CollectionDefinition<any, any, any, any, any, string, any, any, any, any, any, any, any, any>;
   /** The handler of read, which loads an item for the checks of ancestors and owners. */
   readHandler: ((ctx: AnyContext) => unknown) | undefined;
   /** The owner rule and the operations it guards. */
@@ -229,6 +296,7 @@ interface Level {
 interface Owner {
   rule: OwnerRule<any>;
   on: ReadonlySet<OwnedOperation>;
+  scope: OwnerScope | undefined;
 }
 
 /**
@@ -257,9 +325,12 @@ export function collection<
   CreateBody extends BodyOption | undefined = undefined,
   ReplaceBody extends BodyOption | undefined = undefined,
   UpdateBody extends BodyOption | undefined = undefined,
+  const Paged extends PageOption | undefined = undefined,
+  const Sort extends string = never,
+  Filter extends Readonly<Record<string, StandardSchema>> = {},
 >(
   name: Name,
-  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody>,
+  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter>,
 ): Collection<ChildParams<{}, IdSchema, Param>> {
   return build([], name, definition as Level['definition']);
 }
@@ -290,11 +361,14 @@ function build(ancestors: readonly Level[], name: string, definition: Level['def
   } as Collection<any>;
 }
 
-const DEFINITION_OPTIONS = ['id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', ...COLLECTION_OPERATIONS];
+const DEFINITION_OPTIONS = [
+  'id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', 'page', 'sort', 'filter', 'etag', 'lastModified', 'requireIfMatch', ...COLLECTION_OPERATIONS,
+];
 const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'outcomes', 'errors', 'handle', 'response'];
 /** Create, replace and update receive a body, and may each have a schema of their own for it. */
 const BODY_OPERATION_OPTIONS = [...OPERATION_OPTIONS, 'body'];
-const OWNER_OPTIONS = ['rule', 'on'];
+const UPDATE_OPTIONS = [...BODY_OPERATION_OPTIONS, 'merge'];
+const OWNER_OPTIONS = ['rule', 'on', 'scope'];
 /** The operations whose owner check loads the item through read before the handler runs. */
 const LOADING_OPERATIONS: readonly OwnedOperation[] = ['replace', 'update', 'remove'];
 
@@ -311,7 +385,7 @@ function checkDefinition(name: string, definition: Level['definition']): void {
       throw new TypeError(`${where}: "${operation}" must be a function or an object with a "handle" function`);
     }
     if (typeof declared === 'object') {
-      checkOptions(`the "${operation}" of ${where}`, declared, takesBody(operation) ? BODY_OPERATION_OPTIONS : OPERATION_OPTIONS);
+      checkOptions(`the "${operation}" of ${where}`, declared, operation === 'update' ? UPDATE_OPTIONS : takesBody(operation) ? BODY_OPERATION_OPTIONS : OPERATION_OPTIONS);
       checkBodyOption(ownBodyOf(declared), `${where}: the "body" of "${operation}"`);
     }
     checkSchema(typeof declared === 'object' ? declared.response : undefined, `${where}: the "response" of "${operation}"`);
@@ -329,11 +403,24 @@ function checkDefinition(name: string, definition: Level['definition']): void {
       );
     }
   }
-  if (definition.update !== undefined && bodyOf(definition, 'update') === undefined) {
+  const merge = typeof definition.update === 'object' ? (definition.update as UpdateOptions<unknown>).merge : undefined;
+  if (merge !== undefined && typeof merge !== 'boolean') throw new TypeError(`${where}: the "merge" of "update" must be true or false`);
+  if (mergesOf(definition)) checkMerge(where, definition);
+  else if (definition.update !== undefined && bodyOf(definition, 'update') === undefined) {
     const fix = definition.body !== undefined && definition.body !== 'unvalidated' ? 'patch: body.partial() with zod, or another schema' : 'patch: a schema of the changes';
     throw new TypeError(`${where}: "update" receives a body, so the collection needs "patch" (${fix}), or patch: 'unvalidated' to take any JSON unchecked`);
   }
   checkOwner(where, definition);
+  checkValidators(definition, where);
+  if ((definition.etag !== undefined || definition.lastModified !== undefined) && definition.read === undefined) {
+    throw new TypeError(`${where}: "etag" and "lastModified" need "read", which loads the item whose validators the request's preconditions are compared with`);
+  }
+  if ((definition.page !== undefined || definition.sort !== undefined || definition.filter !== undefined) && definition.list === undefined) {
+    throw new TypeError(`${where}: "page", "sort" and "filter" shape the list, which the collection does not declare`);
+  }
+  if (definition.page !== undefined && typeof definition.list === 'object' && definition.list.response !== undefined) {
+    throw new TypeError(`${where}: a paged list answers a page of the collection's "item"s; drop the "response" of "list"`);
+  }
   if (definition.idOf !== undefined && typeof definition.idOf !== 'function') {
     throw new TypeError(`${where}: "idOf" must be a function that gives a created item's id, such as (created) => created.article.slug`);
   }
@@ -350,10 +437,17 @@ function checkOwner(where: string, definition: Level['definition']): void {
     if (typeof owner !== 'object' || owner === null) throw new TypeError(`${where}: "owner" must be a function (item, principal) => boolean, or { rule, on }`);
     checkOptions(`the "owner" of ${where}`, owner, OWNER_OPTIONS);
     if (typeof owner.rule !== 'function') throw new TypeError(`${where}: the "rule" of "owner" must be a function (item, principal) => boolean`);
-    if (!Array.isArray(owner.on) || owner.on.length === 0) {
+    if (owner.scope !== undefined && typeof owner.scope !== 'function') throw new TypeError(`${where}: the "scope" of "owner" must be a function (principal) => the filter values of the caller's items`);
+    if (owner.on === undefined && owner.scope === undefined) {
+      throw new TypeError(`${where}: "owner" as an object needs "on", the operations it guards (such as on: ['replace', 'update', 'remove']), or "scope"; a rule for every operation is owner: (item, principal) => ...`);
+    }
+    if (owner.on !== undefined && (!Array.isArray(owner.on) || owner.on.length === 0)) {
       throw new TypeError(`${where}: the "on" of "owner" must list the operations it guards, such as on: ['replace', 'update', 'remove']; a rule for every operation is owner: (item, principal) => ...`);
     }
-    for (const operation of owner.on as unknown[]) {
+    if (owner.scope !== undefined && (definition.list === undefined || (owner.on !== undefined && !owner.on.includes('list')))) {
+      throw new TypeError(`${where}: the "scope" of "owner" keeps a list to the caller's items, so the owner must guard a "list" the collection declares`);
+    }
+    for (const operation of (owner.on ?? []) as unknown[]) {
       if (operation === 'create') throw new TypeError(`${where}: "owner" cannot guard "create": it makes an item, so there is none to own yet (check the caller with "authorize")`);
       if (!(COLLECTION_OPERATIONS as readonly unknown[]).includes(operation)) {
         throw new TypeError(`${where}: the "on" of "owner" lists ${JSON.stringify(operation)}, which is not an operation; use list, read, replace, update or remove`);
@@ -361,17 +455,39 @@ function checkOwner(where: string, definition: Level['definition']): void {
       if (definition[operation as OwnedOperation] === undefined) throw new TypeError(`${where}: the "on" of "owner" lists "${operation as string}", which the collection does not declare`);
     }
   }
-  const on = typeof owner === 'function' ? COLLECTION_OPERATIONS : owner.on;
+  const on = typeof owner === 'function' || owner.on === undefined ? COLLECTION_OPERATIONS : owner.on;
   if (definition.read === undefined && (typeof owner === 'function' || on.some((operation) => LOADING_OPERATIONS.includes(operation as OwnedOperation)))) {
     throw new TypeError(`${where}: "owner" needs "read", which loads an item so its owner can be checked before any change`);
   }
 }
 
+/** Whether update takes a merge patch. */
+function mergesOf(definition: Level['definition']): boolean {
+  return typeof definition.update === 'object' && (definition.update as UpdateOptions<unknown>).merge === true;
+}
+
+/** A merge patch needs the item (read) and a schema the merged item must pass; `patch` would go unused. */
+function checkMerge(where: string, definition: Level['definition']): void {
+  if (definition.read === undefined) throw new TypeError(`${where}: "update" with "merge" applies the patch to the item, which "read" loads; declare read`);
+  if (definition.patch !== undefined) throw new TypeError(`${where}: "update" with "merge" takes a merge patch and checks the merged item against "body"; "patch" would go unused, so drop it`);
+  if (mergedSchemaOf(definition) === undefined) {
+    throw new TypeError(`${where}: "update" with "merge" checks the merged item against a schema: give update a "body", or the collection a "body" or an "item" schema ('unvalidated' is not one)`);
+  }
+}
+
+/** The schema a merged item must pass: update's own body, else the collection's, else its item. */
+function mergedSchemaOf(definition: Level['definition']): StandardSchema | undefined {
+  const own = ownBodyOf(definition.update);
+  for (const schema of [own, definition.body, definition.item]) if (isStandardSchema(schema)) return schema;
+  return undefined;
+}
+
 /** An owner option read once: a rule alone guards every operation but create. */
 function ownerOf(owner: Level['definition']['owner']): Owner | undefined {
   if (owner === undefined) return undefined;
-  if (typeof owner === 'function') return { rule: owner, on: new Set(COLLECTION_OPERATIONS.filter((operation) => operation !== 'create')) };
-  return { rule: owner.rule, on: new Set(owner.on) };
+  const every = COLLECTION_OPERATIONS.filter((operation): operation is OwnedOperation => operation !== 'create');
+  if (typeof owner === 'function') return { rule: owner, on: new Set(every), scope: undefined };
+  return { rule: owner.rule, on: new Set(owner.on ?? every), scope: owner.scope };
 }
 
 /** The owner rule of a level where it guards `operation`. */
@@ -431,11 +547,26 @@ function toEndpoint(
   if (ancestors.length > 0) guards.push(ancestorGuard(ancestors));
   const filters: ResultFilter[] = [];
   const owns = operation === 'create' ? undefined : ruleFor(level, operation);
-  if (owns !== undefined) {
-    if (operation === 'list') filters.push(listFilter(owns));
-    else if (operation === 'read') filters.push(readFilter(owns));
-    else guards.push(itemGuard(level.readHandler!, owns));
+  if (owns !== undefined && operation === 'list') filters.push(listFilter(owns));
+  const validators = definition.etag === undefined && definition.lastModified === undefined ? undefined : { etag: definition.etag, lastModified: definition.lastModified };
+  const merge = operation === 'update' && mergesOf(definition) ? mergedSchemaOf(definition) : undefined;
+  // The item is loaded before the handler for its owner, its preconditions or a merge patch; read loads it as its handler.
+  let current: CurrentItem | undefined;
+  if (onItem && (owns !== undefined || validators !== undefined || merge !== undefined)) {
+    current = {
+      load: level.readHandler!,
+      owner: owns,
+      requireCondition: definition.requireIfMatch === true,
+      isHandler: operation === 'read',
+      merge,
+    };
   }
+  const scope = operation === 'list' ? level.owner?.scope : undefined;
+  const rules = operation === 'list' ? listRules(`collection("${level.name}")`, definition.page, definition.sort, definition.filter, definition.query !== undefined, checkOptions, isStandardSchema) : undefined;
+  const response =
+    options.response !== undefined
+      ? { schema: options.response, array: false }
+      : definition.item && { schema: definition.item, array: operation === 'list', page: operation === 'list' && definition.page !== undefined };
 
   return defineEndpoint({
     method: METHOD_OF[operation],
@@ -444,8 +575,8 @@ function toEndpoint(
     params: Object.keys(params).length > 0 ? params : undefined,
     query: operation === 'list' ? definition.query : undefined,
     headers: undefined,
-    body: bodyOf(definition, operation),
-    consumes: ['application/json'],
+    body: merge !== undefined ? 'unvalidated' : bodyOf(definition, operation),
+    consumes: merge !== undefined ? [MERGE_PATCH_TYPE, 'application/json'] : ['application/json'],
     public: isPublic,
     authorize,
     guards,
@@ -456,8 +587,11 @@ function toEndpoint(
     summary: options.summary,
     outcomes: 'outcomes' in options ? options.outcomes : undefined,
     errors: 'errors' in options ? options.errors : undefined,
-    // An operation's own response schema, or the collection's item (list: an array of them).
-    response: options.response !== undefined ? { schema: options.response, array: false } : definition.item && { schema: definition.item, array: operation === 'list' },
+    // An operation's own response schema, or the collection's item (list: an array of them, or a page).
+    response,
+    validators: operation === 'list' ? undefined : validators,
+    current,
+    list: rules === undefined && scope === undefined ? undefined : { rules, scope },
     handle: options.handle,
   });
 }
@@ -484,20 +618,6 @@ function ancestorGuard(ancestors: readonly Level[]): Guard {
       // An ancestor's owner rule applies to its children when it guards read: whoever may see the item may reach below it.
       await loadAllowed(ancestor.readHandler, ruleFor(ancestor, 'read'), contextWith(ctx, { params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined }));
     }
-  };
-}
-
-/** Before replace, update and remove: the item must exist and be the caller's, or nothing changes. */
-function itemGuard(read: (ctx: AnyContext) => unknown, owns: OwnerRule<any>): Guard {
-  return (ctx) => loadAllowed(read, owns, contextWith(ctx, { body: undefined }));
-}
-
-function readFilter(owns: OwnerRule<any>): ResultFilter {
-  return (item, ctx) => {
-    // A missing item is answered here too, not later: both 404s under `forbidden: 404` take one path.
-    if (item === undefined || item === null) throw MISSING_ITEM;
-    if (!isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
-    return item;
   };
 }
 

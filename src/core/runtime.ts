@@ -12,6 +12,7 @@ import { emptyQuery, parseQuery } from './request.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { compileProjection, type Projection } from './projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
+import type { Page } from './lists.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
 import { runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
 
@@ -124,6 +125,8 @@ function projectionOf(endpoint: Endpoint): Projection | undefined {
     throw new TypeError(`${endpoint.method} ${endpoint.path}: the response schema cannot be used: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
   if (!response.array) return project;
+  // A page's items one by one, and its links as they are.
+  if (response.page === true) return (value) => ({ ...(value as Page), items: (value as Page).items.map(project) });
   // A list's items one by one; anything but an array is a masked 500, never a body sent as it is.
   return (value) => {
     if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
@@ -149,7 +152,13 @@ function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['str
     throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
   }
   // A list's result was checked to be an array by its projection, which always runs first.
-  return response.array ? (items) => `[${(items as unknown[]).map((entry) => item(entry)).join(',')}]` : item;
+  if (!response.array) return item;
+  const list = (items: unknown[]): string => `[${items.map((entry) => item(entry)).join(',')}]`;
+  if (response.page !== true) return (items) => list(items as unknown[]);
+  return (value) => {
+    const page = value as Page;
+    return `{"items":${list(page.items)},"next":${JSON.stringify(page.next)},"prev":${JSON.stringify(page.prev)}}`;
+  };
 }
 
 /** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
@@ -183,6 +192,10 @@ function run(
       mediaType: undefined,
       issues: undefined,
       result: undefined,
+      item: undefined,
+      done: false,
+      notModified: false,
+      list: undefined,
       stop: undefined,
       resolve: undefined,
       dueAt: 0,

@@ -1,10 +1,14 @@
 import type { ApiResponse, HeaderRecord } from './contract.js';
+import type { StandardSchema } from './standard-schema.js';
 import { BODY_METHODS } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, Authorize, Endpoint, ResultFilter } from './endpoint.js';
+import type { AnyContext, Authorize, CurrentItem, Endpoint, ListConventions, ResultFilter } from './endpoint.js';
+import { contextWith } from './context.js';
 import {
   BadRequestError,
+  FORBIDDEN_ITEM,
   ForbiddenError,
+  MISSING_ITEM,
   isHttpError,
   NotAcceptableError,
   UnauthorizedError,
@@ -17,6 +21,9 @@ import { single } from './request.js';
 import { checkCredentials } from './credentials.js';
 import type { Timed } from './deadlines.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
+import { evaluate, requireCondition, validatorsOf } from './conditions.js';
+import { readList, type ListRequest } from './lists.js';
+import { mergePatch } from './merge-patch.js';
 import type { Projection } from './projection.js';
 import type { Settings } from './settings.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
@@ -70,6 +77,14 @@ export interface Exchange extends Timed {
   issues: IssueList | undefined;
   /** What the handler returned, after the result filters. */
   result: unknown;
+  /** The item the URL names, once loaded before the handler (ownership, preconditions, merge patch). */
+  item: unknown;
+  /** The request is answered: the steps left do not run (a 304, a scoped list with no caller). */
+  done: boolean;
+  /** Its preconditions say the client's copy is current: a 304. */
+  notModified: boolean;
+  /** What the request asked of a list: its page, order and filter. */
+  list: ListRequest | undefined;
   /** Stops the reading of the body, set while it is being read: a request out of time lets go of it. */
   stop: (() => void) | undefined;
   /** Settles the request's promise, once a step had to wait; the first answer wins. */
@@ -107,7 +122,8 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     steps.push(step);
     for (const outcome of outcomes) if (outcome !== false) reached.add(outcome);
   };
-  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated');
+  const rules = endpoint.list?.rules;
+  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated') || rules !== undefined;
   // Routing decodes path params before any step: a malformed percent-escape is a 400.
   if (template.includes(':')) reached.add('badRequest');
   if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
@@ -117,6 +133,8 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     take(readRequestBody, 'badRequest', 'payloadTooLarge');
   } else if (BODY_METHODS.has(endpoint.method)) take(refuseBody, 'badRequest');
   if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
+  // A list's own parameters (page, sort, filter) are taken out before a query schema sees the rest.
+  if (rules !== undefined) take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
   if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
   if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') {
@@ -130,9 +148,20 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   for (const rule of endpoint.authorize) take(authorization(rule), rulesRun && 'forbidden');
   // Guards load parents and check owners: a missing one is a 404, someone else's a 403.
   for (const guard of endpoint.guards) take((exchange) => settled(guard(exchange.ctx), exchange, ignore), 'forbidden', 'notFound');
+  // The owner's scope keeps a list's query to the caller's items.
+  const scope = endpoint.list?.scope;
+  if (scope !== undefined) take(scoping(scope), 'forbidden');
+  const current = endpoint.current;
+  const safe = endpoint.method === 'GET' || endpoint.method === 'HEAD';
+  if (current !== undefined) {
+    if (current.requireCondition && !safe) take(requirePrecondition, 'preconditionRequired');
+    take(loading(current), 'notFound', current.owner !== undefined && 'forbidden');
+    if (endpoint.validators !== undefined) take(preconditions, 'preconditionFailed', safe && 'notModified');
+    if (current.merge !== undefined) take(merging(current.merge), 'badRequest');
+  }
   // An item named by its URL may be missing: a result of nothing is a 404.
   const row: OutcomeRow = OUTCOMES[endpoint.operation];
-  take(callHandler, endpoint.operation, row.mayBeEmpty === true && 'empty', row.item === true && template.includes(':') && 'notFound', 'internalError');
+  take(current?.isHandler === true ? keepLoaded : callHandler, endpoint.operation, row.mayBeEmpty === true && 'empty', row.item === true && template.includes(':') && 'notFound', 'internalError');
   // What the handler declares: the successes it may choose, the errors it throws.
   for (const outcome of endpoint.outcomes ?? []) reached.add(outcome);
   for (const outcome of Object.keys(endpoint.errors ?? {}) as Outcome[]) reached.add(outcome);
@@ -142,10 +171,114 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   return { steps, outcomes: (Object.keys(OUTCOMES) as Outcome[]).filter((outcome) => reached.has(outcome)) };
 }
 
+/** Keeps what a request asked of a list; a query schema then validates only the other parameters. */
+function keepList(exchange: Exchange, { list, issues }: { list: ListRequest; issues: InputIssue[] }): void {
+  if (issues.length > 0) exchange.issues = addIssues(exchange.issues, { issues });
+  const { ctx } = exchange;
+  exchange.list = list;
+  if (list.page !== undefined) ctx.page = list.page;
+  ctx.sort = list.sort;
+  ctx.filter = list.filter;
+  if (exchange.compiled.endpoint.list!.rules!.openQuery) ctx.query = list.rest;
+}
+
+/**
+ * The owner's scope on top of the filter, so that the handler asks its store for the caller's items
+ * only. A filter that asks for someone else's is a 403; with no caller (a public list) the list is
+ * empty and the handler is not asked.
+ */
+function scoping(scope: NonNullable<ListConventions['scope']>): Step {
+  return (exchange) => {
+    const { ctx } = exchange;
+    const filter = (ctx.filter ?? {}) as Record<string, unknown>;
+    ctx.filter = filter;
+    if (ctx.principal === undefined) {
+      exchange.result = [];
+      exchange.done = true;
+      return undefined;
+    }
+    const values: unknown = scope(ctx.principal);
+    if (typeof values !== 'object' || values === null) throw new TypeError('The "scope" of an owner must return the filter values of the caller\'s items, such as { userId: principal.id }');
+    for (const [name, value] of Object.entries(values)) {
+      if (name in filter && !Object.is(filter[name], value)) throw OTHERS_ITEMS;
+      filter[name] = value;
+    }
+    return undefined;
+  };
+}
+
+const OTHERS_ITEMS = withoutStack(() => new ForbiddenError('This list holds only your own items'));
+
+/** Whether a request carries a precondition. */
+function hasPreconditions(headers: HeaderRecord): boolean {
+  return headers['if-match'] !== undefined || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined || headers['if-unmodified-since'] !== undefined;
+}
+
+function requirePrecondition(exchange: Exchange): undefined {
+  requireCondition(exchange.headers);
+  return undefined;
+}
+
+/**
+ * Loads the item the URL names: nothing is a 404, someone else's a 403. Loaded for its preconditions
+ * alone, it is loaded only when the request has one. A loader that is the handler (a collection's
+ * read) gets the request's own context, so what it sets reaches the answer.
+ */
+function loading(current: CurrentItem): Step {
+  const always = current.isHandler || current.owner !== undefined || current.merge !== undefined;
+  const owner = current.owner;
+  const keep = (exchange: Exchange, item: unknown): void => {
+    if (current.isHandler && (item instanceof Error || isHttpError(item))) throw item;
+    if (item === undefined || item === null || item instanceof Error) throw MISSING_ITEM;
+    if (owner !== undefined && (exchange.ctx.principal === undefined || owner(item, exchange.ctx.principal) !== true)) throw FORBIDDEN_ITEM;
+    exchange.item = item;
+    exchange.ctx.item = item;
+  };
+  return (exchange) => {
+    if (!always && !hasPreconditions(exchange.headers)) return undefined;
+    const { ctx } = exchange;
+    return settled(current.load(current.isHandler ? ctx : contextWith(ctx, { body: undefined })), exchange, keep);
+  };
+}
+
+/** The request's preconditions against the loaded item (RFC 9110 section 13.2.2): a 412, or a 304 for a GET whose copy is current. */
+function preconditions(exchange: Exchange): undefined {
+  if (exchange.item === undefined || !hasPreconditions(exchange.headers)) return undefined;
+  const verdict = evaluate(exchange.ctx.request.method, exchange.headers, validatorsOf(exchange.compiled.endpoint.validators!, exchange.item));
+  if (verdict === 'notModified') {
+    exchange.notModified = true;
+    exchange.result = exchange.item;
+    exchange.done = true;
+  }
+  return undefined;
+}
+
+/** A merge patch (RFC 7396) applied to the loaded item; the handler receives the result, once it passes the schema. */
+function merging(schema: StandardSchema): Step {
+  const validate = partValidator(schema, 'body');
+  return (exchange) => {
+    const patch = exchange.ctx.body;
+    if (patch === undefined) throw new BadRequestError('The request needs a body: a JSON merge patch of the item', { code: ERROR_CODES.MALFORMED_BODY });
+    return settled(validate(mergePatch(exchange.item, patch)), exchange, keepMerged);
+  };
+}
+
+function keepMerged(exchange: Exchange, result: PartResult): void {
+  if (!result.ok) throw withoutStack(() => invalidInput(result.issues, result.omitted));
+  exchange.ctx.body = result.value;
+}
+
+/** A collection's read loaded the item as its handler: the item is the result. */
+function keepLoaded(exchange: Exchange): undefined {
+  exchange.result = exchange.item;
+  return undefined;
+}
+
 /** Runs the steps from `from` on: synchronously, until one returns a promise; then on from where it left off, once it settles. */
 export function runSteps(exchange: Exchange, from: number): Promise<unknown> | undefined {
   const steps = exchange.compiled.steps;
   for (let index = from; index < steps.length; index++) {
+    if (exchange.done) return undefined;
     const pending = steps[index]!(exchange);
     if (pending !== undefined) return pending.then(() => runSteps(exchange, index + 1));
   }
