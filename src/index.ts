@@ -59,13 +59,17 @@ export {
   type Authorize,
   type BodyOption,
   type ChosenOutcome,
+  type ConditionalOption,
   type Context,
+  type CurrentItem,
   type DeclaredError,
   type DeclaredErrors,
   type Endpoint,
   type EndpointConfig,
   type EndpointContext,
   type Guard,
+  type ListContext,
+  type ListConventions,
   type Principal,
   type Register,
   type Reply,
@@ -81,12 +85,17 @@ export {
   type Collection,
   type CollectionDefinition,
   type CollectionOperation,
+  type FilterOf,
   type ItemParams,
   type OperationDefinition,
   type OwnedOperation,
   type OwnerOption,
   type OwnerRule,
+  type OwnerScope,
 } from './core/resource.js';
+export type { CursorValue, Page, PageOption, PageRequest, SortField } from './core/lists.js';
+export type { Validators } from './core/conditions.js';
+export { mergePatch } from './core/merge-patch.js';
 export {
   createApi,
   createEndpointHandler,
@@ -100,6 +109,7 @@ export {
   type RouteInfo,
 } from './core/api.js';
 export type { ProblemBody, RuntimeOptions } from './core/settings.js';
+export type { CorsOptions } from './core/cors.js';
 export {
   lintPath,
   lintPaths,

@@ -1,3 +1,4 @@
+import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 import { remember } from './memo.js';
@@ -126,10 +127,15 @@ export function checkMediaType(header: string | undefined, rules: BodyRules): 'a
   if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') {
     throw unsupported(rules, 'The body must be encoded as UTF-8');
   }
-  if (rules.consumes.has(media.type)) return media.type;
-  if (media.type.endsWith('+json') && rules.consumes.has('application/json')) return 'application/json';
+  // A merge patch is JSON to read; what it means is the endpoint's (a collection's update applies it).
+  if (rules.consumes.has(media.type)) return media.type === MERGE_PATCH_TYPE ? 'application/json' : media.type;
+  // A patch document is no plain JSON body: taken where an endpoint declares it, refused elsewhere.
+  if (media.type.endsWith('+json') && !PATCH_TYPES.has(media.type) && rules.consumes.has('application/json')) return 'application/json';
   throw unsupported(rules, `Send one of: ${[...rules.consumes].join(', ')}`);
 }
+
+/** JSON patch documents (RFC 6902, RFC 7396): changes to apply, which a `+json` suffix does not make plain JSON. */
+const PATCH_TYPES: ReadonlySet<string> = new Set(['application/json-patch+json', MERGE_PATCH_TYPE]);
 
 function unsupported(rules: BodyRules, detail: string): UnsupportedMediaTypeError {
   const headers = rules.acceptHeader === undefined ? {} : { [rules.acceptHeader.name]: rules.acceptHeader.value };
