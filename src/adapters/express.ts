@@ -5,6 +5,7 @@
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../core/endpoint.js';
+import { evaluate } from '../core/conditions.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
 import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
@@ -110,8 +111,8 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
   const basePath = api.basePath;
   const middleware: ExpressMiddleware = (req, res, next) => {
     const answer = api.respond(fromExpressRequest(req, basePath), fallthrough ? PASS_ON : ANSWER);
-    if (answer instanceof Promise) answer.then((response) => sendOrNext(res, next, response), next);
-    else sendOrNext(res, next, answer);
+    if (answer instanceof Promise) answer.then((response) => sendOrNext(req, res, next, response), next);
+    else sendOrNext(req, res, next, answer);
   };
   const onParserError: ExpressErrorMiddleware = (error, req, res, next) => {
     const type = bodyParserFailure(error);
@@ -120,8 +121,8 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
     if (fallthrough && !api.matches(request.url)) return next(error);
     request.body = bodyAfter(req, type, (error as { body?: unknown }).body);
     const answer = api.respond(request, ANSWER);
-    if (answer instanceof Promise) answer.then((response) => sendNodeResponse(res, response), next);
-    else sendNodeResponse(res, answer);
+    if (answer instanceof Promise) answer.then((response) => sendExpressResponse(req, res, response), next);
+    else sendExpressResponse(req, res, answer);
   };
   return [middleware, onParserError];
 }
@@ -186,14 +187,50 @@ class UnreadableBody implements AsyncIterable<Uint8Array> {
 export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): ExpressMiddleware {
   const handle = createEndpointHandler(endpoint, options);
   return (req, res, next) => {
-    handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendNodeResponse(res, response), next);
+    handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendExpressResponse(req, res, response), next);
   };
 }
 
 /** The API's response, or the next middleware for a path the API does not know. */
-function sendOrNext(res: ServerResponse, next: ExpressNext, response: ApiResponse | undefined): void {
+function sendOrNext(req: ExpressRequest, res: ServerResponse, next: ExpressNext, response: ApiResponse | undefined): void {
   if (response === undefined) next();
-  else sendNodeResponse(res, response);
+  else sendExpressResponse(req, res, response);
+}
+
+/** The app's `etag fn` setting, as Express compiles it from `app.set('etag', ...)` (`false` leaves it out). */
+type ExpressEtag = (body: string | Uint8Array, encoding?: string) => string | undefined;
+
+/**
+ * Sends an answer as Express's `res.send` would: a successful GET without an `ETag` of the API's
+ * gets one from the app's `etag` setting (weak by default), and a request whose `If-None-Match` or
+ * `If-Modified-Since` says its copy is current gets a 304, so routes served by the API keep what
+ * every other Express route gives.
+ */
+function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response: ApiResponse): void {
+  if (req.method === 'GET' && response.status >= 200 && response.status < 300 && response.payload !== undefined) {
+    const etagOf = (req as { app?: { get?: (name: string) => unknown } }).app?.get?.('etag fn') as ExpressEtag | undefined;
+    if (response.headers.etag === undefined && typeof etagOf === 'function') {
+      const etag = etagOf(response.payload, 'utf8');
+      if (etag !== undefined) response.headers.etag = etag;
+    }
+    if (isFresh(req, response)) {
+      const headers: Record<string, string> = {};
+      for (const name of ['etag', 'vary', 'cache-control', 'content-location', 'expires']) if (response.headers[name] !== undefined) headers[name] = response.headers[name];
+      if (headers.etag === undefined && response.headers['last-modified'] !== undefined) headers['last-modified'] = response.headers['last-modified'];
+      return sendNodeResponse(res, { status: 304, headers, body: undefined, payload: undefined });
+    }
+  }
+  sendNodeResponse(res, response);
+}
+
+/** Whether a GET's copy is current (RFC 9110 section 13.2.2, steps 3 and 4), as the answer's validators say. */
+function isFresh(req: ExpressRequest, response: ApiResponse): boolean {
+  const { etag, 'last-modified': lastModified } = response.headers;
+  if (etag === undefined && lastModified === undefined) return false;
+  const time = lastModified === undefined ? Number.NaN : Date.parse(lastModified);
+  const current = { etag, lastModified, seconds: Number.isNaN(time) ? undefined : Math.floor(time / 1000) };
+  const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
+  return evaluate('GET', conditions, current) === 'notModified';
 }
 
 /**

@@ -129,13 +129,13 @@ export function checkMediaType(header: string | undefined, rules: BodyRules): 'a
   }
   // A merge patch is JSON to read; what it means is the endpoint's (a collection's update applies it).
   if (rules.consumes.has(media.type)) return media.type === MERGE_PATCH_TYPE ? 'application/json' : media.type;
-  // A patch document is no plain JSON body: taken where an endpoint declares it, refused elsewhere.
-  if (media.type.endsWith('+json') && !PATCH_TYPES.has(media.type) && rules.consumes.has('application/json')) return 'application/json';
+  // A JSON patch is a list of operations, no JSON body of the item: taken only where declared.
+  if (media.type.endsWith('+json') && media.type !== JSON_PATCH_TYPE && rules.consumes.has('application/json')) return 'application/json';
   throw unsupported(rules, `Send one of: ${[...rules.consumes].join(', ')}`);
 }
 
-/** JSON patch documents (RFC 6902, RFC 7396): changes to apply, which a `+json` suffix does not make plain JSON. */
-const PATCH_TYPES: ReadonlySet<string> = new Set(['application/json-patch+json', MERGE_PATCH_TYPE]);
+/** The media type of a JSON patch (RFC 6902). */
+const JSON_PATCH_TYPE = 'application/json-patch+json';
 
 function unsupported(rules: BodyRules, detail: string): UnsupportedMediaTypeError {
   const headers = rules.acceptHeader === undefined ? {} : { [rules.acceptHeader.name]: rules.acceptHeader.value };

@@ -34,6 +34,9 @@ export function runExpressSuite(name: string, express: Express): void {
     (api: Api, { prefix }) => {
       const app = express();
       app.disable('x-powered-by');
+      // The suite compares each answer with the API's in memory, which has no ETag of Express's: the
+      // app's own ETags are tested on their own below.
+      app.set('etag', false);
       // The API owns everything below its mount point here, as node and fetch do.
       app.use(prefix ?? '/', toExpress(api, { fallthrough: false }));
       return serve(app);
@@ -83,6 +86,62 @@ export function runExpressSuite(name: string, express: Express): void {
       const answer = await call(server, 'GET', '/v1/users/1', { token: 'alice' });
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.text)).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+    });
+  });
+
+  describe(`${name}: the app's own ETag and 304 on API routes`, () => {
+    const fixture = fixtureApi();
+    let server: MountedServer;
+    let withoutEtags: MountedServer;
+
+    beforeAll(async () => {
+      const app = express();
+      app.use(toExpress(fixture.api));
+      server = await serve(app);
+      const plain = express();
+      plain.set('etag', false);
+      plain.use(toExpress(fixture.api));
+      withoutEtags = await serve(plain);
+    });
+    afterAll(async () => {
+      await server.close();
+      await withoutEtags.close();
+    });
+
+    const get = (base: MountedServer, path: string, headers: Record<string, string> = {}) =>
+      fetch(base.baseUrl + path, { headers: { authorization: 'Bearer alice', ...headers } });
+
+    it('a GET gets the weak ETag Express gives res.send, and the same request with it answers 304 without a body', async () => {
+      const first = await get(server, '/users/1');
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag');
+      expect(etag).toMatch(/^W\/"[^"]+"$/);
+      expect(await first.json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+      const again = await get(server, '/users/1', { 'if-none-match': etag! });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(await again.text()).toBe('');
+      const changed = await get(server, '/users/1', { 'if-none-match': 'W/"other"' });
+      expect(changed.status).toBe(200);
+    });
+
+    it('errors and other methods get no ETag of Express', async () => {
+      const missing = await get(server, '/users/999');
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('etag')).toBeNull();
+      const created = await fetch(server.baseUrl + '/users', {
+        method: 'POST',
+        headers: { authorization: 'Bearer alice', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Carol', email: 'carol@example.com' }),
+      });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('etag')).toBeNull();
+    });
+
+    it("app.set('etag', false) turns them off, as for every other route", async () => {
+      const answer = await get(withoutEtags, '/users/1');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('etag')).toBeNull();
     });
   });
 
