@@ -1,6 +1,7 @@
 /**
  * The demo API: users and their orders, bearer tokens for two users and an admin, ownership,
- * validation with zod, and an in-memory store. `npm start` serves it with the node adapter.
+ * validation with zod, entity tags and merge patches on users, paged and sortable orders, CORS for a
+ * page on http://localhost:5173, and an in-memory store. `npm start` serves it with the node adapter.
  */
 import { collection, createApi, endpoint, UnauthorizedError } from 'restcanon';
 import { openApi } from 'restcanon/openapi';
@@ -32,20 +33,41 @@ function authenticate(request) {
   return caller;
 }
 
+/**
+ * One page of items in memory, as a database would give it: ordered by `ctx.sort`, then by id; after
+ * or before the cursor's position; `ctx.page.limit` of them.
+ */
+function pageOf(items, { sort, page }) {
+  const order = [...sort, { field: 'id', direction: 'asc' }];
+  const compare = (a, b) => {
+    for (const { field, direction } of order) {
+      if (a[field] !== b[field]) return (a[field] < b[field] ? -1 : 1) * (direction === 'desc' ? -1 : 1);
+    }
+    return 0;
+  };
+  const position = page.after ?? page.before;
+  const sorted = items.sort(compare);
+  if (position === undefined) return sorted.slice(0, page.limit);
+  if (page.after !== undefined) return sorted.filter((item) => compare(item, position) > 0).slice(0, page.limit);
+  return sorted.filter((item) => compare(item, position) < 0).slice(-page.limit);
+}
+
 /** A fresh store with Alice, Bob and the admin, and one order each for Alice and Bob. */
 export function createDemoStore() {
   return {
+    // `version` counts a user's changes: their ETag. The User schema leaves it out of every answer.
     users: new Map([
-      [1, { id: 1, name: 'Alice', email: 'alice@example.com' }],
-      [2, { id: 2, name: 'Bob', email: 'bob@example.com' }],
-      [3, { id: 3, name: 'Ada', email: 'ada@example.com' }],
+      [1, { id: 1, name: 'Alice', email: 'alice@example.com', version: 1 }],
+      [2, { id: 2, name: 'Bob', email: 'bob@example.com', version: 1 }],
+      [3, { id: 3, name: 'Ada', email: 'ada@example.com', version: 1 }],
     ]),
     orders: new Map([
       [1, { id: 1, userId: 1, item: 'Notebook', quantity: 2 }],
       [2, { id: 2, userId: 2, item: 'Pencil', quantity: 10 }],
+      [3, { id: 3, userId: 1, item: 'Eraser', quantity: 1 }],
     ]),
     nextUserId: 4,
-    nextOrderId: 3,
+    nextOrderId: 4,
   };
 }
 
@@ -54,28 +76,33 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
   const users = collection('users', {
     id: UserId,
     body: NewUser,
-    patch: NewUser.partial(),
     item: User,
-    owner: (user, principal) => isAdmin(principal) || user.id === principal.id,
-    list: (ctx) => (isAdmin(ctx.principal) ? [...store.users.values()] : [store.users.get(ctx.principal.id)].filter(Boolean)),
+    // Each user sees and changes only themself; the admin everyone. The scope keeps the list's query to the caller.
+    owner: { rule: (user, principal) => isAdmin(principal) || user.id === principal.id, scope: (principal) => (isAdmin(principal) ? {} : { id: principal.id }) },
+    etag: (user) => String(user.version),
+    list: (ctx) => [...store.users.values()].filter((user) => Object.entries(ctx.filter).every(([field, value]) => user[field] === value)),
     read: (ctx) => store.users.get(ctx.params.id),
     create: {
       authorize: (ctx) => isAdmin(ctx.principal),
       handle: (ctx) => {
-        const user = { id: store.nextUserId++, ...ctx.body };
+        const user = { id: store.nextUserId++, ...ctx.body, version: 1 };
         store.users.set(user.id, user);
         return user;
       },
     },
     replace: (ctx) => {
-      const user = { id: ctx.params.id, ...ctx.body };
+      const user = { id: ctx.params.id, ...ctx.body, version: ctx.item.version + 1 };
       store.users.set(user.id, user);
       return user;
     },
-    update: (ctx) => {
-      const user = { ...store.users.get(ctx.params.id), ...ctx.body };
-      store.users.set(user.id, user);
-      return user;
+    // A JSON merge patch, applied to the user as read gives it; ctx.body is the result, checked against NewUser.
+    update: {
+      merge: true,
+      handle: (ctx) => {
+        const user = { ...ctx.item, ...ctx.body, version: ctx.item.version + 1 };
+        store.users.set(user.id, user);
+        return user;
+      },
     },
     remove: {
       authorize: (ctx) => isAdmin(ctx.principal),
@@ -94,7 +121,9 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     patch: NewOrder.partial(),
     item: Order,
     owner: (order, principal) => isAdmin(principal) || order.userId === principal.id,
-    list: (ctx) => [...store.orders.values()].filter((order) => order.userId === ctx.params.userId),
+    page: { by: 'cursor', limit: { default: 10, max: 50 } },
+    sort: ['item', 'quantity'],
+    list: (ctx) => pageOf([...store.orders.values()].filter((order) => order.userId === ctx.params.userId), ctx),
     read: (ctx) => {
       const order = store.orders.get(ctx.params.id);
       return order?.userId === ctx.params.userId ? order : undefined;

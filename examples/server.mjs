@@ -15,6 +15,9 @@ server.listen(port, () => {
   console.log(`  curl -i ${base}/users/1`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' ${base}/users/1`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' ${base}/users/2`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'If-None-Match: "1"' ${base}/users/1`);
+  console.log(`  curl -i -X PATCH -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/merge-patch+json' -H 'If-Match: "0"' -d '{"name":"Alicia"}' ${base}/users/1`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' '${base}/users/1/orders?limit=1'`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"Stapler","quantity":1}' ${base}/users/1/orders`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"","quantity":0}' ${base}/users/1/orders`);
   console.log(`  curl -i -X DELETE -H 'Authorization: Bearer alice-token' ${base}/users/1`);

@@ -41,17 +41,47 @@ describe('the README tour of the demo API', () => {
     expectProblem(await answerOf(await fetch(`${base}/users/2`, { headers: alice })), { status: 403, code: 'RC_FORBIDDEN', exact: true });
   });
 
+  it("a repeated GET with the item's ETag in If-None-Match answers 304, without a body", async () => {
+    const first = await fetch(`${base}/users/1`, { headers: alice });
+    expect(first.headers.get('etag')).toBe('"1"');
+    const again = await fetch(`${base}/users/1`, { headers: { ...alice, 'if-none-match': '"1"' } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe('"1"');
+    expect(await again.text()).toBe('');
+  });
+
+  it("alice's orders come a page at a time: limit=1 answers one order and a Link to the next page", async () => {
+    const first = await fetch(`${base}/users/1/orders?limit=1`, { headers: alice });
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as { items: { id: number }[]; next: string | null; prev: string | null };
+    expect(page.items).toEqual([{ id: 1, userId: 1, item: 'Notebook', quantity: 2 }]);
+    expect(page.prev).toBeNull();
+    expect(first.headers.get('link')).toBe(`<${page.next}>; rel="next"`);
+    const second = await fetch(`${base}${page.next}`, { headers: alice });
+    expect(await second.json()).toMatchObject({ items: [{ id: 3, userId: 1, item: 'Eraser', quantity: 1 }], next: null });
+  });
+
   it('alice creates an order: 201 with Location', async () => {
     const response = await fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"Stapler","quantity":1}' });
     expect(response.status).toBe(201);
-    expect(response.headers.get('location')).toBe('/users/1/orders/3');
-    expect(await response.json()).toEqual({ id: 3, userId: 1, item: 'Stapler', quantity: 1 });
+    expect(response.headers.get('location')).toBe('/users/1/orders/4');
+    expect(await response.json()).toEqual({ id: 4, userId: 1, item: 'Stapler', quantity: 1 });
   });
 
   it('an invalid order is 400 listing both fields', async () => {
     const response = await fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"","quantity":0}' });
     const problem = expectProblem(await answerOf(response), { status: 400, code: 'RC_INVALID_INPUT' }) as { errors: { pointer: string }[] };
     expect(problem.errors.map((issue: { pointer: string }) => issue.pointer)).toEqual(['#/item', '#/quantity']);
+  });
+
+  it('a PATCH with a stale If-Match answers 412 and changes nothing; with the current ETag the merge patch applies', async () => {
+    const patch = (etag: string, body: string) => fetch(`${base}/users/1`, { method: 'PATCH', headers: { ...alice, 'content-type': 'application/merge-patch+json', 'if-match': etag }, body });
+    expectProblem(await answerOf(await patch('"0"', '{"name":"Alicia"}')), { status: 412, code: 'RC_PRECONDITION_FAILED' });
+    expect(await (await fetch(`${base}/users/1`, { headers: alice })).json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
+    const changed = await patch('"1"', '{"name":"Alicia"}');
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).toBe('"2"');
+    expect(await changed.json()).toEqual({ id: 1, name: 'Alicia', email: 'alice@example.com' });
   });
 
   it('only the admin removes users', async () => {

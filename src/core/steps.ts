@@ -150,7 +150,7 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   for (const guard of endpoint.guards) take((exchange) => settled(guard(exchange.ctx), exchange, ignore), 'forbidden', 'notFound');
   // The owner's scope keeps a list's query to the caller's items.
   const scope = endpoint.list?.scope;
-  if (scope !== undefined) take(scoping(scope), 'forbidden');
+  if (scope !== undefined) take(scoping(scope), rules?.filter !== undefined && 'forbidden');
   const current = endpoint.current;
   const safe = endpoint.method === 'GET' || endpoint.method === 'HEAD';
   if (current !== undefined) {

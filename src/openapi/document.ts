@@ -13,6 +13,7 @@ import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/sta
 import { capitalize, modelNames, nounPhrase, operationName, optionsName, summaryOf, uniqueName } from './names.js';
 import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
+import { LINK_HEADER, listParameters, mergePatchBody, pageSchema, preconditionParameters, validatorHeaders } from './conventions.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -187,12 +188,15 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   if (tag !== undefined) operation.tags = [tag];
   const parameters = [
     ...pathParameters(endpoint.path, endpoint.params, book, name),
+    ...listParameters(endpoint, book.embed, name),
     ...partParameters(endpoint.query, 'query', book, `${name}Query`),
     ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
+    ...preconditionParameters(endpoint),
   ];
   if (parameters.length > 0) operation.parameters = parameters;
   // An endpoint without a body schema takes no body; one that opts out of validation takes any.
-  if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
+  if (endpoint.current?.merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes);
+  else if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
     const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, modelNames(endpoint.operation, endpoint.path, 'body'));
     operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
   }
@@ -248,7 +252,8 @@ function successSchema(build: Build, route: RouteInfo): JsonSchema | undefined {
   const { operation, path, response } = route.endpoint;
   if (response === undefined) return isDocumentRoute(build, route) ? build.book.own('OpenApiDocument') : undefined;
   if (!response.array) return build.book.model(response.schema, modelNames(operation, path, 'response'));
-  return { type: 'array', items: build.book.model(response.schema, modelNames(operation, path, 'item')) };
+  const items = build.book.model(response.schema, modelNames(operation, path, 'item'));
+  return response.page === true ? pageSchema(items) : { type: 'array', items };
 }
 
 /** The problem of an error answer in each problem media type: restcanon's, with what declared errors add. */
@@ -283,7 +288,10 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     const empty = isEmptyBodyStatus(status) || outcome === 'empty';
     const response: JsonSchema = { description: `${statusText(status)}: ${empty ? MEANINGS.empty : meaning}` };
     if (!empty) response.content = successContent;
-    if (outcome === 'create') response.headers = { Location: { description: 'The URL of the new item.', schema: { type: 'string', format: 'uri-reference' } } };
+    const headers: JsonSchema = { ...validatorHeaders(endpoint, outcome === 'notModified') };
+    if (outcome === 'create') headers.Location = { description: 'The URL of the new item.', schema: { type: 'string', format: 'uri-reference' } };
+    if (outcome === 'list' && endpoint.list?.rules?.page !== undefined) headers.Link = LINK_HEADER;
+    if (Object.keys(headers).length > 0) response.headers = headers;
     responses[status] = response;
   }
   const problemTypes = new Set(['application/problem+json', ...api.formats.flatMap((format) => (format.problemType === undefined ? [] : [format.problemType]))]);
