@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiResponse } from './contract.js';
+import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { endpoint as declareEndpoint, type AnyContext, type Endpoint, type Principal, type Register } from './endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from '../formats/formats.js';
@@ -9,9 +9,10 @@ import { joinPaths } from './path.js';
 import type { Outcome } from './outcomes.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
-import { createRouter } from './router.js';
+import { createRouter, type Router } from './router.js';
 import { NO_ROUTE, optionsResponse } from './answers.js';
-import { compile, createRuntime } from './runtime.js';
+import { compile, createRuntime, type Runtime } from './runtime.js';
+import { allowedOrigin, applyCors, createCorsPolicy, isPreflight, preflightHeaders, PREFLIGHT_VARY, responseHeaders, type CorsOptions, type CorsPolicy } from './cors.js';
 import type { ProblemBody, RuntimeOptions } from './settings.js';
 import type { Compiled } from './steps.js';
 
@@ -60,6 +61,11 @@ export interface ApiOptions extends RuntimeOptions {
    * `restcanon/openapi` serves the OpenAPI document at `GET /openapi.json`.
    */
   openapi?: ApiDocument;
+  /**
+   * Lets pages from other origins call the API from a browser: preflights answered, and the
+   * `Access-Control-*` headers on every answer to an allowed origin. See {@link CorsOptions}.
+   */
+  cors?: CorsOptions;
 }
 
 /**
@@ -166,6 +172,7 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
   checkOptions('createApi()', options, API_OPTIONS);
   const basePath = joinPaths(options.basePath ?? '/', '/');
   const runtime = createRuntime(options);
+  const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors);
   const served = options.openapi === undefined ? [] : [documentEndpoint(options.openapi, () => api)];
   // A nested collection's endpoints come with its parent's too: listing both must not declare them twice.
   const endpoints = [...new Set([...(options.endpoints ?? []), ...served, ...(options.resources ?? []).flatMap((group) => group.endpoints)])];
@@ -210,11 +217,14 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
     return runtime.run(compiled, match.params, search, headers, request);
   }
 
+  // Without `cors` every request goes straight to `respond`; with it, a request without `Origin` costs one lookup more.
+  const answer = cors === undefined ? respond : withCors(cors, respond, router, runtime);
+
   const api: Api = {
-    handle: (request) => Promise.resolve(respond(request, false) as ApiResponse | Promise<ApiResponse>),
-    dispatch: (request) => Promise.resolve(respond(request, true)),
+    handle: (request) => Promise.resolve(answer(request, false) as ApiResponse | Promise<ApiResponse>),
+    dispatch: (request) => Promise.resolve(answer(request, true)),
     // Only a path that matched nothing answers undefined, and only when asked to pass it on.
-    respond: ((request: ApiRequest, options: RespondOptions = ANSWER_ALL) => respond(request, options.unmatched === 'pass', options.lowerCaseHeaders === true)) as Api['respond'],
+    respond: ((request: ApiRequest, options: RespondOptions = ANSWER_ALL) => answer(request, options.unmatched === 'pass', options.lowerCaseHeaders === true)) as Api['respond'],
     matches: (url) => {
       try {
         return router.find(splitUrl(url).path) !== undefined;
@@ -234,7 +244,64 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
 }
 
 const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'problemBody', 'timeout'];
-const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi'];
+const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi', 'cors'];
+
+type Responder = (request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders?: boolean) => Answer;
+
+/**
+ * `respond` with CORS: a preflight on a path the API serves is answered here, before any endpoint
+ * (it carries no credentials, so it is never authenticated); every other answer to a request with
+ * `Origin` gets the grant of its origin, or none, and `Vary: Origin`, whether it came at once or later.
+ */
+function withCors(cors: CorsPolicy, respond: Responder, router: Router<Compiled>, runtime: Runtime): Responder {
+  const { settings } = runtime;
+
+  /** The origin's `Access-Control-Allow-Origin` value, or undefined; an origin function that throws refuses, and is reported. */
+  function originOf(origin: string | string[], request: ApiRequest, status: number): string | undefined {
+    try {
+      return allowedOrigin(cors, origin, request);
+    } catch (error) {
+      settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status, request });
+      return undefined;
+    }
+  }
+
+  function preflight(request: ApiRequest, headers: HeaderRecord): ApiResponse | undefined {
+    let match;
+    try {
+      match = router.find(splitUrl(request.url).path);
+    } catch {
+      return undefined;
+    }
+    if (match === undefined) return undefined;
+    const response = optionsResponse(match.route, settings);
+    const allowOrigin = originOf(headers.origin!, request, response.status);
+    const grant = allowOrigin === undefined ? undefined : preflightHeaders(cors, allowOrigin, match.route.allow, headers['access-control-request-method'], headers['access-control-request-headers']);
+    applyCors(response.headers, grant, PREFLIGHT_VARY);
+    return response;
+  }
+
+  function granted(response: ApiResponse, request: ApiRequest, origin: string | string[]): ApiResponse {
+    const allowOrigin = originOf(origin, request, response.status);
+    applyCors(response.headers, allowOrigin === undefined ? undefined : responseHeaders(cors, allowOrigin, request.method), 'Origin');
+    return response;
+  }
+
+  return (given, passUnmatched, lowerCaseHeaders = false) => {
+    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
+    const headers = request.headers ?? EMPTY_HEADERS;
+    const origin = headers.origin;
+    if (origin === undefined) return respond(request, passUnmatched, true);
+    if (isPreflight(request.method, headers)) {
+      const response = preflight(request, headers);
+      if (response !== undefined) return response;
+    }
+    const answer = respond(request, passUnmatched, true);
+    if (answer === undefined) return undefined;
+    if (answer instanceof Promise) return answer.then((response) => (response === undefined ? undefined : granted(response, request, origin)));
+    return granted(answer, request, origin);
+  };
+}
 
 /**
  * The request with lower-case header names, for every step and for `authenticate` alike: the same
