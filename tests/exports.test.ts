@@ -53,6 +53,7 @@ describe('public exports', () => {
         "json",
         "lintPath",
         "lintPaths",
+        "mergePatch",
         "problemOf",
         "statusText",
         "text",

@@ -29,9 +29,9 @@ const KIB = 1024;
 // gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a
 // change worth its bytes, with the reason stated in CHANGELOG.md.
 const BUDGETS = [
-  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 22 * KIB },
-  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 23 * KIB },
-  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 23 * KIB },
+  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 30 * KIB },
+  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 31 * KIB },
+  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 31 * KIB },
 ] as const;
 
 describe('size budget (minified, gzipped)', () => {

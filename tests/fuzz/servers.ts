@@ -56,12 +56,16 @@ const MOUNTS: Readonly<Record<AdapterName, (api: Api, prefix: string) => Promise
   express5: (api, prefix) => {
     const app = express5();
     app.disable('x-powered-by');
+    // Answers are compared with the API's in memory, which has no ETag of the app's.
+    app.set('etag', false);
     app.use(prefix || '/', toExpress(api, { fallthrough: false }));
     return started(http.createServer(app));
   },
   express4: (api, prefix) => {
     const app = express4();
     app.disable('x-powered-by');
+    // Answers are compared with the API's in memory, which has no ETag of the app's.
+    app.set('etag', false);
     app.use(prefix || '/', toExpress(api, { fallthrough: false }));
     return started(http.createServer(app));
   },
