@@ -151,6 +151,8 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     resources: [users],
     endpoints: [health],
     authenticate,
+    // A single-page application on the Vite dev server's origin may call the API from the browser.
+    cors: { origins: ['http://localhost:5173'] },
     openapi: openApi({ info: { title: 'restcanon demo', version: '1.0.0' } }),
     onError: (error, { requestId }) => console.error(`[${requestId}]`, error),
     ...options,

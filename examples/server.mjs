@@ -18,6 +18,7 @@ server.listen(port, () => {
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'If-None-Match: "1"' ${base}/users/1`);
   console.log(`  curl -i -X PATCH -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/merge-patch+json' -H 'If-Match: "0"' -d '{"name":"Alicia"}' ${base}/users/1`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' '${base}/users/1/orders?limit=1'`);
+  console.log(`  curl -i -X OPTIONS -H 'Origin: http://localhost:5173' -H 'Access-Control-Request-Method: POST' ${base}/users/1/orders`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"Stapler","quantity":1}' ${base}/users/1/orders`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"","quantity":0}' ${base}/users/1/orders`);
   console.log(`  curl -i -X DELETE -H 'Authorization: Bearer alice-token' ${base}/users/1`);

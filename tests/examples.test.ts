@@ -84,6 +84,21 @@ describe('the README tour of the demo API', () => {
     expect(await changed.json()).toEqual({ id: 1, name: 'Alicia', email: 'alice@example.com' });
   });
 
+  it('a browser preflight from http://localhost:5173 is granted; one from another origin gets no CORS header', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${base}/users/1/orders`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const allowed = await preflight('http://localhost:5173');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const other = await preflight('http://evil.example');
+    expect([...other.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    const read = await fetch(`${base}/users/1`, { headers: { ...alice, origin: 'http://localhost:5173' } });
+    expect(read.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(read.headers.get('access-control-expose-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['etag', 'location', 'link']));
+  });
+
   it('only the admin removes users', async () => {
     expect((await fetch(`${base}/users/1`, { method: 'DELETE', headers: alice })).status).toBe(403);
     const removed = await fetch(`${base}/users/2`, { method: 'DELETE', headers: { authorization: 'Bearer admin-token' } });

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { toNodeListener } from '../../src/adapters/node.js';
 import { collection, createApi } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
+import { createDemoApi } from '../../examples/demo-api.mjs';
 
 const run = promisify(execFile);
 
@@ -162,5 +163,78 @@ describe('cors in a real browser (headless Chromium)', () => {
     expect(result).toEqual({ error: 'TypeError' });
     // The preflight of the bearer-token GET was refused, so the browser never sent the GET itself.
     expect(seenByApi).toEqual([]);
+  });
+});
+
+/**
+ * The demo's page: on http://localhost:5173, the origin the demo lists, it reads Alice, changes
+ * nothing, follows her orders' first page and adds an order, as its single-page application would.
+ */
+function demoPage(apiUrl: string): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>demo</title></head><body><pre id="result">pending</pre>
+<script>
+(async () => {
+  const result = {};
+  const alice = { authorization: 'Bearer alice-token' };
+  try {
+    const user = await fetch(${JSON.stringify(`${apiUrl}/users/1`)}, { headers: alice });
+    result.get = { status: user.status, etag: user.headers.get('etag'), body: await user.json() };
+    const orders = await fetch(${JSON.stringify(`${apiUrl}/users/1/orders?limit=1`)}, { headers: alice });
+    result.page = { status: orders.status, link: orders.headers.get('link'), count: (await orders.json()).items.length };
+    const created = await fetch(${JSON.stringify(`${apiUrl}/users/1/orders`)}, {
+      method: 'POST',
+      headers: { ...alice, 'content-type': 'application/json' },
+      body: JSON.stringify({ item: 'Stapler', quantity: 1 }),
+    });
+    result.post = { status: created.status, location: created.headers.get('location') };
+  } catch (error) {
+    result.error = error.name;
+  }
+  document.getElementById('result').textContent = encodeURIComponent(JSON.stringify(result));
+})();
+</script></body></html>`;
+}
+
+describe('the demo in a real browser (headless Chromium)', () => {
+  const servers: MountedServer[] = [];
+  let pageUrl: string;
+
+  beforeAll(async () => {
+    if (chromium === undefined) return;
+    const page = { html: '' };
+    const server = pageServer(page);
+    // The origin the demo lists; the port may be taken on a developer's machine (a Vite server, say).
+    const onDemoOrigin = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(5173, () => resolve(true));
+    });
+    let options = {};
+    if (onDemoOrigin) {
+      pageUrl = 'http://localhost:5173/';
+      servers.push({ baseUrl: 'http://localhost:5173', close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
+    } else {
+      const elsewhere = await listen(pageServer(page));
+      servers.push(elsewhere);
+      pageUrl = `${elsewhere.baseUrl}/`;
+      options = { cors: { origins: [elsewhere.baseUrl] } };
+    }
+    const demo = await listen(http.createServer(toNodeListener(createDemoApi(undefined, { onError: () => {}, ...options }))));
+    servers.push(demo);
+    page.html = demoPage(demo.baseUrl);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  it('lets its page send a bearer-token GET and a JSON POST and read ETag, Link and Location', { timeout: 90_000 }, async (ctx) => {
+    ctx.skip(chromium === undefined, SKIPPED);
+    const result = await readPage(pageUrl);
+    expect(result).toMatchObject({
+      get: { status: 200, etag: '"1"', body: { id: 1, name: 'Alice', email: 'alice@example.com' } },
+      page: { status: 200, count: 1 },
+      post: { status: 201, location: '/users/1/orders/4' },
+    });
+    expect((result as { page: { link: string } }).page.link).toMatch(/^<\/users\/1\/orders\?limit=1&cursor=[\w-]+>; rel="next"$/);
   });
 });
