@@ -214,14 +214,17 @@ function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response:
       if (etag !== undefined) response.headers.etag = etag;
     }
     if (isFresh(req, response)) {
+      // What RFC 9110 section 15.4.5 asks of a 304, and the CORS grant, without which a page cannot read it.
       const headers: Record<string, string> = {};
-      for (const name of ['etag', 'vary', 'cache-control', 'content-location', 'expires']) if (response.headers[name] !== undefined) headers[name] = response.headers[name];
+      for (const [name, value] of Object.entries(response.headers)) if (NOT_MODIFIED_HEADERS.has(name) || name.startsWith('access-control-')) headers[name] = value;
       if (headers.etag === undefined && response.headers['last-modified'] !== undefined) headers['last-modified'] = response.headers['last-modified'];
       return sendNodeResponse(res, { status: 304, headers, body: undefined, payload: undefined });
     }
   }
   sendNodeResponse(res, response);
 }
+
+const NOT_MODIFIED_HEADERS: ReadonlySet<string> = new Set(['etag', 'vary', 'cache-control', 'content-location', 'expires']);
 
 /** Whether a GET's copy is current (RFC 9110 section 13.2.2, steps 3 and 4), as the answer's validators say. */
 function isFresh(req: ExpressRequest, response: ApiResponse): boolean {

@@ -100,7 +100,7 @@ export function succeed(exchange: Exchange): ApiResponse {
   } else if (operation === 'remove' && result === true) {
     status = settings.policy.decide('empty');
     body = undefined;
-  } else if (missing && operation !== 'create') {
+  } else if (missing && operation !== 'create' && exchange.list?.page === undefined) {
     status = settings.policy.decide('empty');
     body = undefined;
   } else {
@@ -111,17 +111,25 @@ export function succeed(exchange: Exchange): ApiResponse {
     const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(exchange, result);
     if (location !== undefined) headers.location = location;
   }
-  if (endpoint.validators !== undefined && !missing && VALIDATED.has(operation) && status < 300) addValidators(exchange, result, headers, false);
+  // A read's validators are the loaded item's (an endpoint may answer a part of it); a change's are its result's, the item as changed.
+  if (endpoint.validators !== undefined && !missing && VALIDATED.has(operation) && status < 300) {
+    if (operation === 'read' && exchange.item !== undefined) addValidators(exchange, exchange.item, headers, false);
+    else if (endpoint.current === undefined || endpoint.current.answersItem) addValidators(exchange, result, headers, false);
+  }
+  // A paged list that found nothing is an empty page, in the one shape every page has.
+  if (exchange.list?.page !== undefined) body = paged(exchange, missing ? [] : body, headers);
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
-  if (exchange.list?.page !== undefined) body = paged(exchange, body, headers);
   if (compiled.project !== undefined) body = compiled.project(body);
   const { format } = exchange;
   const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
   headers['content-type'] = format.contentType;
   return { status, headers, body, payload };
 }
+
+/** The headers of a 200 that its 304 carries too, besides the validators. */
+const CACHE_HEADERS = ['cache-control', 'content-location', 'expires', 'vary'];
 
 /** The operations whose answer is the item, and so carries its validators. */
 const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'update']);
@@ -132,7 +140,10 @@ const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'up
  */
 function notModified(exchange: Exchange): ApiResponse {
   const headers: Record<string, string> = {};
-  if (exchange.settings.vary) headers.vary = 'Accept';
+  // What the handler set that a 200 would carry and RFC 9110 section 15.4.5 asks of a 304 (a read that loaded the item set them).
+  const set = exchange.ctx.reply?.headers;
+  if (set !== undefined) for (const name of CACHE_HEADERS) if (set[name] !== undefined) headers[name] = set[name];
+  if (exchange.settings.vary) headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
   addValidators(exchange, exchange.item, headers, true);
   return { status: exchange.settings.policy.decide('notModified'), headers, body: undefined, payload: undefined };
 }

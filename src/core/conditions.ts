@@ -32,8 +32,9 @@ export interface WireValidators {
 /** What a request's preconditions decide: go on, or answer 304 (a GET or HEAD whose copy is current). */
 export type Verdict = 'proceed' | 'notModified';
 
-const QUOTED = /^(?:W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/;
-const OPAQUE = /^[\x21\x23-\x7E\x80-\xFF]*$/;
+// Visible ASCII only: RFC 9110 also admits obs-text, which clients and servers encode differently, so such a tag never matches.
+const QUOTED = /^(?:W\/)?"[\x21\x23-\x7E]*"$/;
+const OPAQUE = /^[\x21\x23-\x7E]*$/;
 
 /**
  * The validators of an item, computed by the functions given: a tag that is no string, holds a
@@ -68,14 +69,17 @@ const PRECONDITION_REQUIRED = withoutStack(
 );
 
 /**
- * Throws a 428 when a change of an item carries no precondition (`If-Match`, or `If-Unmodified-Since`):
- * the server then cannot tell a lost update from a deliberate one.
+ * Throws a 428 when a change of an item carries no precondition the server can evaluate: `If-Match`,
+ * or an `If-Unmodified-Since` that is an HTTP date when the item has a last change (`byDate`). The
+ * server then cannot tell a lost update from a deliberate one.
  *
  * @example
- * requireCondition({ 'if-match': '"7"' }); // passes
+ * requireCondition({ 'if-match': '"7"' }, false); // passes
  */
-export function requireCondition(headers: HeaderRecord): void {
-  if (headers['if-match'] === undefined && headers['if-unmodified-since'] === undefined) throw PRECONDITION_REQUIRED;
+export function requireCondition(headers: HeaderRecord, byDate: boolean): void {
+  if (headers['if-match'] !== undefined) return;
+  if (byDate && dateSeconds(headers['if-unmodified-since']) !== undefined) return;
+  throw PRECONDITION_REQUIRED;
 }
 
 /**
@@ -128,19 +132,57 @@ function matches(list: string, current: string | undefined, strong: boolean): bo
   return false;
 }
 
-/** The entity tags of a list, in order; the reading stops at the first thing that is none. */
+/**
+ * The entity tags of a list, in order, its empty elements skipped (RFC 9110 section 5.6.1.2); none
+ * for a list with anything else in it, which then matches nothing.
+ */
 function tagsOf(list: string): string[] {
   const tags: string[] = [];
-  const pattern = /\s*((?:W\/)?"[\x21\x23-\x7E\x80-\xFF]*")\s*(?:,|$)/y;
-  let match: RegExpExecArray | null;
-  while (pattern.lastIndex < list.length && (match = pattern.exec(list)) !== null) tags.push(match[1]!);
+  const pattern = /[ \t]*(?:((?:W\/)?"[\x21\x23-\x7E\x80-\xFF]*")[ \t]*)?(?:,|$)/y;
+  while (pattern.lastIndex < list.length) {
+    const match = pattern.exec(list);
+    if (match === null) return [];
+    if (match[1] !== undefined) tags.push(match[1]);
+  }
   return tags;
 }
 
-/** An HTTP date in whole seconds, or undefined for anything else (which the RFC says to ignore). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** IMF-fixdate, the obsolete RFC 850 date and asctime's (RFC 9110 section 5.6.7), all in GMT. */
+const HTTP_DATES = [
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/,
+  /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d{2})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}) GMT$/,
+];
+const ASCTIME = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
+
+/**
+ * An HTTP date in whole seconds, or undefined for anything else, which the RFC says to ignore. Every
+ * form is read as GMT, whatever the server's time zone.
+ */
 function dateSeconds(value: string | string[] | undefined): number | undefined {
-  const text = single(value);
-  if (text === undefined || !/^[A-Za-z]{3,9},? /.test(text.trim())) return undefined;
-  const time = Date.parse(text);
-  return Number.isNaN(time) ? undefined : Math.floor(time / 1000);
+  const text = single(value)?.trim();
+  if (text === undefined) return undefined;
+  let parts: (string | undefined)[] | undefined;
+  for (const pattern of HTTP_DATES) {
+    const match = pattern.exec(text);
+    if (match !== null) parts = [match[3], match[2], match[1], match[4], match[5], match[6]];
+  }
+  const asctime = parts === undefined ? ASCTIME.exec(text) : null;
+  if (asctime !== null) parts = [asctime[6], asctime[1], asctime[2], asctime[3], asctime[4], asctime[5]];
+  if (parts === undefined) return undefined;
+  const [yearText, monthName, day, hours, minutes, seconds] = parts.map((part) => part!.trim());
+  const month = MONTHS.indexOf(monthName!);
+  if (month === -1) return undefined;
+  let year = Number(yearText);
+  // A two-digit year more than 50 years ahead is in the past century (RFC 9110 section 5.6.7).
+  if (yearText!.length === 2) {
+    const now = new Date().getUTCFullYear();
+    year += Math.floor(now / 100) * 100;
+    if (year > now + 50) year -= 100;
+  }
+  const time = Date.UTC(year, month, Number(day), Number(hours), Number(minutes), Number(seconds));
+  // A day or time out of range (31 Feb, 25:00) rolls over in Date.UTC: such a date is invalid.
+  const check = new Date(time);
+  if (check.getUTCDate() !== Number(day) || check.getUTCHours() !== Number(hours) || check.getUTCMinutes() !== Number(minutes) || check.getUTCSeconds() !== Number(seconds)) return undefined;
+  return Math.floor(time / 1000);
 }

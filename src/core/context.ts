@@ -45,6 +45,7 @@ export class RequestContext {
     checkHeader('ctx.set', name, value);
     const lower = name.toLowerCase();
     if (RESERVED.has(lower)) throw new TypeError(`ctx.set: "${lower}" is set by restcanon, not by a handler`);
+    if (lower.startsWith('access-control-')) throw new TypeError(`ctx.set: "${lower}" is a CORS grant, which the API's "cors" option gives`);
     (this.reply ??= { headers: {}, outcome: undefined }).headers[lower] = value;
   }
 

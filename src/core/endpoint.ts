@@ -306,6 +306,8 @@ export interface CurrentItem {
   readonly requireCondition: boolean;
   /** The loader is the handler (a collection's read): the loaded item is the result. */
   readonly isHandler: boolean;
+  /** A change answers the item as changed (a collection's), whose validators its answer carries; an endpoint's may answer anything. */
+  readonly answersItem: boolean;
   /** A merge patch (RFC 7396) body is applied to the item, and the result must pass this schema. */
   readonly merge: StandardSchema | undefined;
 }
@@ -419,7 +421,14 @@ export function endpoint<
     outcomes: config.outcomes,
     errors: config.errors,
     validators: conditional && { etag: conditional.etag, lastModified: conditional.lastModified },
-    current: conditional && { load: conditional.load as CurrentItem['load'], owner: undefined, requireCondition: conditional.requireIfMatch === true, isHandler: false, merge: undefined },
+    current: conditional && {
+      load: conditional.load as CurrentItem['load'],
+      owner: undefined,
+      requireCondition: conditional.requireIfMatch === true,
+      isHandler: false,
+      answersItem: false,
+      merge: undefined,
+    },
     handle: config.handle as Endpoint['handle'],
   });
 }

@@ -221,7 +221,8 @@ function readSort(allowed: readonly string[], value: string | undefined, issues:
   const seen = new Set<string>();
   for (const part of value.split(',')) {
     const desc = part.startsWith('-');
-    const field = desc || part.startsWith('+') ? part.slice(1) : part;
+    // `+name` as a query writes it unencoded arrives as ` name`: ascending either way.
+    const field = desc || part.startsWith('+') || part.startsWith(' ') ? part.slice(1) : part;
     if (!allowed.includes(field)) {
       issues.push(issue('sort', `cannot sort by ${JSON.stringify(field)}; sortable: ${allowed.join(', ')}`));
       return [];
@@ -288,6 +289,9 @@ function decodeCursor(cursor: string, order: string, filtered: string, length: n
   const [madeFor, filter, direction, values] = content as unknown[];
   if (madeFor !== order || filter !== filtered || (direction !== 'a' && direction !== 'b')) return undefined;
   if (!Array.isArray(values) || values.length !== length || !values.every(isCursorValue)) return undefined;
+  // The key tells items apart: a cursor this list made always holds one, a string or a number.
+  const key: unknown = values[length - 1];
+  if (typeof key !== 'string' && typeof key !== 'number') return undefined;
   return { direction: direction === 'a' ? 'after' : 'before', values };
 }
 
@@ -308,7 +312,7 @@ function encodeCursor(list: ListRequest, item: unknown, direction: 'a' | 'b'): s
   const bytes = new TextEncoder().encode(JSON.stringify(content));
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/={1,2}$/, '');
 }
 
 function cursorValueOf(value: unknown): CursorValue {
@@ -329,7 +333,7 @@ function cursorValueOf(value: unknown): CursorValue {
 export function pageOf(list: ListRequest, items: readonly unknown[], path: string, search: string): Page {
   const page = list.page!;
   const more = items.length > page.size;
-  const link = (name: 'cursor' | 'offset', value: string): string => `${path}?${withPage(search, page.size, name, value)}`;
+  const link = (name: 'cursor' | 'offset', value: string): string => uriSafe(`${path}?${withPage(search, page.size, name, value)}`);
   const cursor = (item: unknown, direction: 'a' | 'b'): string => link('cursor', encodeCursor(list, item, direction));
   if (list.by === 'offset') {
     const sent = more ? items.slice(0, page.size) : [...items];
@@ -346,6 +350,20 @@ export function pageOf(list: ListRequest, items: readonly unknown[], path: strin
   }
   const sent = more ? items.slice(0, page.size) : [...items];
   return { items: sent, next: more ? cursor(sent[sent.length - 1], 'a') : null, prev: page.after !== undefined && sent.length > 0 ? cursor(sent[0], 'b') : null };
+}
+
+/**
+ * A link as a URI reference (RFC 3986): any character a URI cannot hold, such as `<`, `>`, `"`, a
+ * space or text beyond ASCII, percent-encoded, so that a query cannot close the `<...>` of a `Link`
+ * and add links of its own. Escapes already in it stay as they are.
+ */
+function uriSafe(link: string): string {
+  return link.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+/g, (run) => {
+    // UTF-8 through TextEncoder, which writes a lone surrogate as U+FFFD where encodeURIComponent throws.
+    let escaped = '';
+    for (const byte of new TextEncoder().encode(run)) escaped += `%${byte < 16 ? '0' : ''}${byte.toString(16).toUpperCase()}`;
+    return escaped;
+  });
 }
 
 /** The query string of a link: the request's, with its page parameters replaced. */

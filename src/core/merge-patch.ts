@@ -19,7 +19,8 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   for (const name of Object.keys(patch)) {
     const value = patch[name];
     if (value === null) delete result[name];
-    else result[name] = mergePatch(result[name], value);
+    // Defined, not assigned: a member named `__proto__` (JSON.parse makes one) is a member, not the prototype.
+    else Object.defineProperty(result, name, { value: mergePatch(Object.hasOwn(result, name) ? result[name] : undefined, value), writable: true, enumerable: true, configurable: true });
   }
   return result;
 }

@@ -89,6 +89,12 @@ type Output<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Sche
 type OwnOr<Own, Fallback> = [Own] extends [undefined] ? Fallback : Own;
 
 /**
+ * The body update's handler receives: its own, else `patch`; without either, update merges (anything
+ * else is refused when the collection is declared), and the merged item passed `body`.
+ */
+type UpdateBodyOf<UpdateBody, PatchSchema, BodySchema> = OwnOr<UpdateBody, OwnOr<PatchSchema, BodySchema>>;
+
+/**
  * The param name children use for a collection's id: `users` → `userId`, `categories` → `categoryId`.
  * Pass `param` to choose another.
  */
@@ -134,7 +140,8 @@ interface UpdateOptions<Schema> extends OwnBody<Schema> {
   /**
    * Takes a JSON merge patch (RFC 7396, `application/merge-patch+json` or `application/json`): it is
    * applied to the item as `read` gives it, and the handler receives the result once it passes the
-   * schema of a whole item: update's own `body`, else the collection's `body`, else its `item`.
+   * schema of what a client may write of an item: update's own `body`, else the collection's `body`
+   * (never `item`, which holds what the server owns, such as `id`).
    */
   merge?: boolean;
 }
@@ -234,7 +241,7 @@ export interface CollectionDefinition<
   read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
   create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<CreateBody>>;
   replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<ReplaceBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<ReplaceBody>>;
-  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<UpdateBody, PatchSchema>>>, ResultOf<ItemSchema>, UpdateOptions<UpdateBody>>;
+  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<UpdateBodyOf<UpdateBody, PatchSchema, BodySchema>>>, ResultOf<ItemSchema>, UpdateOptions<UpdateBody>>;
   /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
   remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
 }
@@ -471,14 +478,16 @@ function checkMerge(where: string, definition: Level['definition']): void {
   if (definition.read === undefined) throw new TypeError(`${where}: "update" with "merge" applies the patch to the item, which "read" loads; declare read`);
   if (definition.patch !== undefined) throw new TypeError(`${where}: "update" with "merge" takes a merge patch and checks the merged item against "body"; "patch" would go unused, so drop it`);
   if (mergedSchemaOf(definition) === undefined) {
-    throw new TypeError(`${where}: "update" with "merge" checks the merged item against a schema: give update a "body", or the collection a "body" or an "item" schema ('unvalidated' is not one)`);
+    throw new TypeError(
+      `${where}: "update" with "merge" checks the merged item against what a client may write: give update a "body", or the collection a "body" schema ('unvalidated' is not one; "item" holds what the server owns, such as "id", which a patch must not set)`,
+    );
   }
 }
 
-/** The schema a merged item must pass: update's own body, else the collection's, else its item. */
+/** The schema a merged item must pass: update's own body, else the collection's; never `item`, whose server-owned fields a patch would then set. */
 function mergedSchemaOf(definition: Level['definition']): StandardSchema | undefined {
   const own = ownBodyOf(definition.update);
-  for (const schema of [own, definition.body, definition.item]) if (isStandardSchema(schema)) return schema;
+  for (const schema of [own, definition.body]) if (isStandardSchema(schema)) return schema;
   return undefined;
 }
 
@@ -558,6 +567,7 @@ function toEndpoint(
       owner: owns,
       requireCondition: definition.requireIfMatch === true,
       isHandler: operation === 'read',
+      answersItem: true,
       merge,
     };
   }

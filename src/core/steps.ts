@@ -1,5 +1,5 @@
 import type { ApiResponse, HeaderRecord } from './contract.js';
-import type { StandardSchema } from './standard-schema.js';
+import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 import { BODY_METHODS } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
 import type { AnyContext, Authorize, CurrentItem, Endpoint, ListConventions, ResultFilter } from './endpoint.js';
@@ -24,7 +24,7 @@ import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { evaluate, requireCondition, validatorsOf } from './conditions.js';
 import { readList, type ListRequest } from './lists.js';
 import { mergePatch } from './merge-patch.js';
-import type { Projection } from './projection.js';
+import { compileProjection, type Projection } from './projection.js';
 import type { Settings } from './settings.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
 
@@ -154,8 +154,9 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   const current = endpoint.current;
   const safe = endpoint.method === 'GET' || endpoint.method === 'HEAD';
   if (current !== undefined) {
-    if (current.requireCondition && !safe) take(requirePrecondition, 'preconditionRequired');
+    // A missing item is a 404 and someone else's a 403 before anything about preconditions.
     take(loading(current), 'notFound', current.owner !== undefined && 'forbidden');
+    if (current.requireCondition && !safe) take(requirePrecondition, 'preconditionRequired');
     if (endpoint.validators !== undefined) take(preconditions, 'preconditionFailed', safe && 'notModified');
     if (current.merge !== undefined) take(merging(current.merge), 'badRequest');
   }
@@ -215,17 +216,16 @@ function hasPreconditions(headers: HeaderRecord): boolean {
 }
 
 function requirePrecondition(exchange: Exchange): undefined {
-  requireCondition(exchange.headers);
+  requireCondition(exchange.headers, exchange.compiled.endpoint.validators?.lastModified !== undefined);
   return undefined;
 }
 
 /**
- * Loads the item the URL names: nothing is a 404, someone else's a 403. Loaded for its preconditions
- * alone, it is loaded only when the request has one. A loader that is the handler (a collection's
- * read) gets the request's own context, so what it sets reaches the answer.
+ * Loads the item the URL names, as `ctx.item`: nothing is a 404, someone else's a 403. A loader that
+ * is the handler (a collection's read) gets the request's own context, so what it sets reaches the
+ * answer.
  */
 function loading(current: CurrentItem): Step {
-  const always = current.isHandler || current.owner !== undefined || current.merge !== undefined;
   const owner = current.owner;
   const keep = (exchange: Exchange, item: unknown): void => {
     if (current.isHandler && (item instanceof Error || isHttpError(item))) throw item;
@@ -235,7 +235,6 @@ function loading(current: CurrentItem): Step {
     exchange.ctx.item = item;
   };
   return (exchange) => {
-    if (!always && !hasPreconditions(exchange.headers)) return undefined;
     const { ctx } = exchange;
     return settled(current.load(current.isHandler ? ctx : contextWith(ctx, { body: undefined })), exchange, keep);
   };
@@ -256,10 +255,14 @@ function preconditions(exchange: Exchange): undefined {
 /** A merge patch (RFC 7396) applied to the loaded item; the handler receives the result, once it passes the schema. */
 function merging(schema: StandardSchema): Step {
   const validate = partValidator(schema, 'body');
+  // What the schema does not declare (an id, an owner) is dropped before validation: a strict schema
+  // then checks only what a client may write, and never sees the item's server-owned fields.
+  const writable = jsonSchemaOf(schema, 'draft-07') === undefined ? undefined : compileProjection(schema);
   return (exchange) => {
     const patch = exchange.ctx.body;
     if (patch === undefined) throw new BadRequestError('The request needs a body: a JSON merge patch of the item', { code: ERROR_CODES.MALFORMED_BODY });
-    return settled(validate(mergePatch(exchange.item, patch)), exchange, keepMerged);
+    const merged = mergePatch(exchange.item, patch);
+    return settled(validate(writable === undefined ? merged : writable(merged)), exchange, keepMerged);
   };
 }
 

@@ -8,7 +8,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/index.js';
-import { BODY_LIMIT, fixtureApi, SECRET, type Fixture } from '../fixture/api.js';
+import fc from 'fast-check';
+import { BODY_LIMIT, fixtureApi, SECRET, type Fixture, type Note } from '../fixture/api.js';
+import { PAGING_SEED, walkPages, walks, type PageAnswer } from '../helpers/paging.js';
 import { expectProblem } from '../helpers/problem.js';
 
 export interface MountedServer {
@@ -98,10 +100,11 @@ async function overHttp(baseUrl: string, exchange: Exchange): Promise<Answer> {
   return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
 }
 
-async function inMemory(api: Api, url: string, exchange: Exchange): Promise<Answer> {
+/** The request as `api.handle` gets it; `baseUrl` is the prefix a host took off the URL, as a mounting adapter passes it. */
+async function inMemory(api: Api, url: string, exchange: Exchange, baseUrl: string | undefined): Promise<Answer> {
   const { headers, body } = requestParts(exchange);
   if (body !== undefined && exchange.chunked !== true) headers['content-length'] = String(Buffer.byteLength(body));
-  const response = await api.handle({ method: exchange.method, url, headers, body });
+  const response = await api.handle({ method: exchange.method, url, headers, body, ...(baseUrl === undefined ? {} : { baseUrl }) });
   const payload = response.payload;
   return { status: response.status, headers: response.headers, text: payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.from(payload).toString() };
 }
@@ -146,7 +149,7 @@ function describeServer(mount: Mount, prefix: string, options: SuiteOptions): vo
     /** Sends over HTTP, checks the answer equals the in-memory one, and returns it. */
     async function check(exchange: Exchange, ignore: readonly string[] = []): Promise<Answer & { json: () => any }> {
       const actual = await overHttp(server.baseUrl, { ...exchange, path: prefix + exchange.path });
-      const expected = await inMemory(reference.api, (basePath ?? '') + exchange.path, exchange);
+      const expected = await inMemory(reference.api, (basePath ?? '') + exchange.path, exchange, mounted ? prefix : undefined);
       expect({ status: actual.status, headers: apiHeaders(actual.headers, ignore), text: actual.text.replace(UUID_URN, 'urn:uuid:*') }).toEqual({
         status: expected.status,
         headers: apiHeaders(expected.headers, ignore),
@@ -362,12 +365,276 @@ function describeServer(mount: Mount, prefix: string, options: SuiteOptions): vo
       expect(served.errors).toEqual([expect.objectContaining({ message: expect.stringContaining(SECRET) })]);
     });
 
+    describeNoteConventions({ check, prefix, served: () => served, reference: () => reference });
+
     if (prefix !== '') {
       it('a path outside the prefix is not the API', async () => {
         const answer = await overHttp(server.baseUrl, { method: 'GET', path: '/users/1', token: 'alice' });
         expect(answer.status).toBe(404);
       });
     }
+  });
+}
+
+/** What the notes' tests need of one server's suite. */
+interface NoteHarness {
+  check: (exchange: Exchange, ignore?: readonly string[]) => Promise<Answer & { json: () => any }>;
+  /** The prefix the client puts before each path ('' at the root). */
+  prefix: string;
+  served: () => Fixture;
+  reference: () => Fixture;
+}
+
+/** Note 1 of the fixture as the API sends it: its reviewer's note stays in the store. */
+const NOTE_1 = { id: 1, ownerId: 1, title: 'groceries', text: 'milk, eggs', status: 'draft', version: 1, updatedAt: '2026-01-01T00:01:00.000Z' };
+const NOTE_1_MODIFIED = 'Thu, 01 Jan 2026 00:01:00 GMT';
+const MERGE_PATCH = 'application/merge-patch+json';
+
+/**
+ * The conventions of the fixture's notes over HTTP: ETag and Last-Modified with 304, 412 and 428
+ * before any handler runs, merge patch, cursor pages with their Link, sorting, filtering and the
+ * owner's scope. Every answer is also compared with the in-memory one by `check`.
+ */
+function describeNoteConventions({ check, prefix, served, reference }: NoteHarness): void {
+  describe('notes: preconditions, merge patch, pages', () => {
+    /** A link as the client got it, as `check` takes a path: without the prefix. */
+    const local = (link: string): string => {
+      expect(link.startsWith(`${prefix}/notes`), link).toBe(true);
+      return link.slice(prefix.length);
+    };
+    const changes = [
+      { method: 'PATCH', operation: 'update', json: { title: 'renamed' }, headers: { 'content-type': MERGE_PATCH } },
+      { method: 'PUT', operation: 'replace', json: { title: 'renamed', text: 'new', status: 'published' }, headers: {} },
+      { method: 'DELETE', operation: 'remove', json: undefined, headers: {} },
+    ] as const;
+
+    it('a GET answers ETag and Last-Modified; If-None-Match with the tag is 304 with the ETag and no body, for GET and HEAD', async () => {
+      const read = await check({ method: 'GET', path: '/notes/1', token: 'alice' });
+      expect(read.status).toBe(200);
+      expect(read.headers.etag).toBe('"v1"');
+      expect(read.headers['last-modified']).toBe(NOTE_1_MODIFIED);
+      expect(read.json()).toEqual(NOTE_1);
+      for (const method of ['GET', 'HEAD']) {
+        const current = await check({ method, path: '/notes/1', token: 'alice', headers: { 'if-none-match': read.headers.etag! } });
+        expect(current.status, method).toBe(304);
+        expect(current.text).toBe('');
+        // RFC 9110 15.4.5: the ETag a 200 would carry; Last-Modified only without an ETag.
+        expect(apiHeaders(current.headers, [])).toEqual({ etag: '"v1"' });
+      }
+      // If-None-Match compares weakly, and takes a list.
+      expect((await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-none-match': 'W/"v1"' } })).status).toBe(304);
+      expect((await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-none-match': '"v0", "v1"' } })).status).toBe(304);
+      expect((await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-none-match': '*' } })).status).toBe(304);
+      const stale = await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-none-match': '"v0"' } });
+      expect(stale.status).toBe(200);
+      expect(stale.json()).toEqual(NOTE_1);
+    });
+
+    it("a conditional GET of someone else's note is 403 and of a missing one 404, whatever its precondition", async () => {
+      expectProblem(await check({ method: 'GET', path: '/notes/2', token: 'alice', headers: { 'if-none-match': '"v1"' } }), { status: 403, code: 'RC_FORBIDDEN' });
+      expectProblem(await check({ method: 'GET', path: '/notes/99', token: 'alice', headers: { 'if-none-match': '*' } }), { status: 404, code: 'RC_NOT_FOUND' });
+      expectProblem(await check({ method: 'DELETE', path: '/notes/99', token: 'alice', headers: { 'if-match': '*' } }), { status: 404, code: 'RC_NOT_FOUND' });
+      expectProblem(await check({ method: 'PATCH', path: '/notes/2', token: 'alice', headers: { 'if-match': '"v0"', 'content-type': MERGE_PATCH }, json: {} }), { status: 403, code: 'RC_FORBIDDEN' });
+    });
+
+    it('create answers 201 with Location, the ETag and Last-Modified of the new note', async () => {
+      const created = await check({ method: 'POST', path: '/notes', token: 'bob', json: { title: 'plums' } }, ['location']);
+      expect(created.status).toBe(201);
+      expect(created.headers.location).toBe(`${prefix}/notes/6`);
+      expect(created.headers.etag).toBe('"v1"');
+      expect(created.headers['last-modified']).toBe('Thu, 01 Jan 2026 00:06:00 GMT');
+      expect(created.json()).toEqual({ id: 6, ownerId: 2, title: 'plums', text: '', status: 'draft', version: 1, updatedAt: '2026-01-01T00:06:00.000Z' });
+    });
+
+    it('PATCH, PUT and DELETE with a stale If-Match are 412, and the handler does not run', async () => {
+      for (const { method, operation, json, headers } of changes) {
+        const answer = await check({ method, path: '/notes/1', token: 'alice', headers: { ...headers, 'if-match': '"v0"' }, json });
+        expectProblem(answer, { status: 412, code: 'RC_PRECONDITION_FAILED' });
+        expect(served().store.noteCalls[operation], method).toBe(0);
+      }
+      expect(served().store.notes.get(1)).toMatchObject({ title: 'groceries', version: 1 });
+    });
+
+    it('PATCH, PUT and DELETE without If-Match are 428, and the handler does not run', async () => {
+      for (const { method, operation, json, headers } of changes) {
+        const answer = await check({ method, path: '/notes/1', token: 'alice', headers, json });
+        expectProblem(answer, { status: 428, code: 'RC_PRECONDITION_REQUIRED' });
+        expect(served().store.noteCalls[operation], method).toBe(0);
+      }
+      expect(served().store.notes.get(1)).toMatchObject({ title: 'groceries', version: 1 });
+      // A missing note is 404 and someone else's 403 before any word on preconditions.
+      expectProblem(await check({ method: 'DELETE', path: '/notes/99', token: 'alice' }), { status: 404, code: 'RC_NOT_FOUND' });
+      expectProblem(await check({ method: 'DELETE', path: '/notes/2', token: 'alice' }), { status: 403, code: 'RC_FORBIDDEN' });
+      // If-Unmodified-Since with a date is a precondition too; one that is no date is none.
+      expectProblem(await check({ method: 'DELETE', path: '/notes/1', token: 'alice', headers: { 'if-unmodified-since': 'yesterday' } }), { status: 428, code: 'RC_PRECONDITION_REQUIRED' });
+      expect((await check({ method: 'DELETE', path: '/notes/1', token: 'alice', headers: { 'if-unmodified-since': NOTE_1_MODIFIED } })).status).toBe(200);
+    });
+
+    it('If-Match: * matches the note as it is', async () => {
+      const removed = await check({ method: 'DELETE', path: '/notes/1', token: 'alice', headers: { 'if-match': '*' } });
+      expect(removed.status).toBe(200);
+      expect(removed.json()).toEqual(NOTE_1);
+      expect(served().store.notes.has(1)).toBe(false);
+    });
+
+    it('a weak tag in If-Match never matches (strong comparison): 412', async () => {
+      const answer = await check({ method: 'PUT', path: '/notes/1', token: 'alice', headers: { 'if-match': 'W/"v1"' }, json: { title: 'renamed' } });
+      expectProblem(answer, { status: 412, code: 'RC_PRECONDITION_FAILED' });
+      expect(served().store.noteCalls.replace).toBe(0);
+    });
+
+    it('a merge patch answers 200 with the merged note and its new ETag; the old tag is stale then', async () => {
+      const patched = await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: { 'if-match': '"v0", "v1"', 'content-type': MERGE_PATCH }, json: { status: 'published', text: null } });
+      expect(patched.status).toBe(200);
+      expect(patched.headers.etag).toBe('"v2"');
+      expect(patched.headers['last-modified']).toBe('Thu, 01 Jan 2026 00:06:00 GMT');
+      // The members the patch leaves out keep their values; null removes one (its default comes back).
+      expect(patched.json()).toEqual({ ...NOTE_1, status: 'published', text: '', version: 2, updatedAt: '2026-01-01T00:06:00.000Z' });
+      expect(served().store.noteCalls.update).toBe(1);
+      expectProblem(await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: { 'if-match': '"v1"', 'content-type': MERGE_PATCH }, json: { title: 'again' } }), {
+        status: 412,
+        code: 'RC_PRECONDITION_FAILED',
+      });
+      // application/json is taken as a merge patch too.
+      const again = await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: { 'if-match': '"v2"' }, json: { title: 'again' } });
+      expect(again.json()).toMatchObject({ title: 'again', status: 'published', version: 3 });
+    });
+
+    it('a merge patch changes only what the schema lets a client set: not the owner, the id or the version', async () => {
+      const patched = await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: { 'if-match': '"v1"', 'content-type': MERGE_PATCH }, json: { ownerId: 2, id: 7, version: 99 } });
+      expect(patched.status).toBe(200);
+      expect(patched.json()).toMatchObject({ id: 1, ownerId: 1, version: 2 });
+      expect(served().store.notes.get(1)?.ownerId).toBe(1);
+      expect(served().store.notes.has(7)).toBe(false);
+    });
+
+    it('a merge patch that removes a required member ({"title":null}) is 400 naming it, and the note is unchanged', async () => {
+      const answer = await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: { 'if-match': '"v1"', 'content-type': MERGE_PATCH }, json: { title: null } });
+      const problem = expectProblem(answer, { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(problem.errors).toEqual([expect.objectContaining({ in: 'body', pointer: '#/title' })]);
+      expect(served().store.noteCalls.update).toBe(0);
+      expect(served().store.notes.get(1)).toMatchObject({ title: 'groceries', version: 1 });
+    });
+
+    it('application/json-patch+json is 415 with Accept-Patch, on notes and on users alike', async () => {
+      const body = JSON.stringify([{ op: 'replace', path: '/title', value: 'x' }]);
+      const notes = await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: { 'if-match': '"v1"', 'content-type': 'application/json-patch+json' }, body });
+      expectProblem(notes, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE', headers: { 'accept-patch': `${MERGE_PATCH}, application/json` } });
+      const users = await check({ method: 'PATCH', path: '/users/1', token: 'alice', headers: { 'content-type': 'application/json-patch+json' }, body });
+      expectProblem(users, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE', headers: { 'accept-patch': 'application/json' } });
+      expect(served().store.noteCalls.update).toBe(0);
+    });
+
+    it('Last-Modified: If-Modified-Since at it is 304, If-Unmodified-Since before it is 412, at it the change goes on', async () => {
+      const current = await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-modified-since': NOTE_1_MODIFIED } });
+      expect(current.status).toBe(304);
+      expect(apiHeaders(current.headers, [])).toEqual({ etag: '"v1"' });
+      expect((await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-modified-since': 'Thu, 01 Jan 2026 00:00:59 GMT' } })).status).toBe(200);
+      // A date that is no HTTP date is ignored (RFC 9110 13.1.3).
+      expect((await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-modified-since': 'yesterday' } })).status).toBe(200);
+      // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
+      expect((await check({ method: 'GET', path: '/notes/1', token: 'alice', headers: { 'if-none-match': '"v0"', 'if-modified-since': NOTE_1_MODIFIED } })).status).toBe(200);
+      const past = { 'if-unmodified-since': 'Wed, 31 Dec 2025 23:59:59 GMT', 'content-type': MERGE_PATCH };
+      expectProblem(await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: past, json: { title: 'x' } }), { status: 412, code: 'RC_PRECONDITION_FAILED' });
+      expect(served().store.noteCalls.update).toBe(0);
+      const unchanged = { 'if-unmodified-since': NOTE_1_MODIFIED, 'content-type': MERGE_PATCH };
+      expect((await check({ method: 'PATCH', path: '/notes/1', token: 'alice', headers: unchanged, json: { title: 'x' } })).status).toBe(200);
+      expect(served().store.noteCalls.update).toBe(1);
+    });
+
+    it('?limit=1 answers one note and Link: <...>; rel="next"', async () => {
+      const first = await check({ method: 'GET', path: '/notes?limit=1', token: 'alice' });
+      expect(first.status).toBe(200);
+      const page = first.json();
+      expect(page).toEqual({ items: [NOTE_1], next: expect.stringMatching(new RegExp(`^${prefix}/notes\\?limit=1&cursor=[\\w-]+$`)), prev: null });
+      expect(first.headers.link).toBe(`<${page.next}>; rel="next"`);
+      const second = await check({ method: 'GET', path: local(page.next), token: 'alice' });
+      expect(second.json()).toMatchObject({ items: [{ id: 3 }], prev: expect.any(String) });
+      expect(second.headers.link).toBe(`<${second.json().next}>; rel="next", <${second.json().prev}>; rel="prev"`);
+    });
+
+    it("walking next links gives each of the caller's notes exactly once, and never another's", async () => {
+      for (const [token, ids] of [['alice', [1, 3, 4]], ['bob', [2, 5]], ['admin', [1, 2, 3, 4, 5]]] as const) {
+        const seen: number[] = [];
+        let path: string | null = '/notes?limit=1';
+        while (path !== null) {
+          const answer = await check({ method: 'GET', path, token });
+          expect(answer.status).toBe(200);
+          seen.push(...answer.json().items.map((note: Note) => note.id));
+          path = answer.json().next === null ? null : local(answer.json().next);
+          expect(seen.length).toBeLessThanOrEqual(ids.length);
+        }
+        expect(seen, token).toEqual(ids);
+      }
+      // In the default page of 2, by title descending, then by id.
+      expect((await check({ method: 'GET', path: '/notes?sort=-title', token: 'alice' })).json().items.map((note: Note) => note.id)).toEqual([1, 4]);
+    });
+
+    it('a forged cursor, or one from another sort or filter, is 400 naming the cursor', async () => {
+      const page = (await check({ method: 'GET', path: '/notes?limit=1&sort=title', token: 'alice' })).json();
+      const cursor = new URL(page.next, 'http://x').searchParams.get('cursor')!;
+      const forged = Buffer.from(JSON.stringify(['title', '', 'a', ['a', 4]])).toString('base64url');
+      for (const path of ['/notes?cursor=abc', '/notes?cursor=%E2%9C%93', `/notes?sort=-title&cursor=${cursor}`, `/notes?sort=title&status=draft&cursor=${cursor}`, `/notes?cursor=${forged}`]) {
+        const problem = expectProblem(await check({ method: 'GET', path, token: 'alice' }), { status: 400, code: 'RC_INVALID_INPUT' });
+        expect(problem.errors, path).toEqual([expect.objectContaining({ in: 'query', pointer: '#/cursor' })]);
+      }
+      expect(served().store.noteCalls.list).toBe(1);
+    });
+
+    it('a limit above the max (5), below 1 or not a number is 400 naming limit', async () => {
+      for (const limit of ['6', '0', 'two', '1.5']) {
+        const problem = expectProblem(await check({ method: 'GET', path: `/notes?limit=${limit}`, token: 'alice' }), { status: 400, code: 'RC_INVALID_INPUT' });
+        expect(problem.errors, limit).toEqual([expect.objectContaining({ in: 'query', pointer: '#/limit' })]);
+      }
+      expect((await check({ method: 'GET', path: '/notes?limit=5', token: 'admin' })).json().items).toHaveLength(5);
+    });
+
+    it('an unknown sort field is 400 naming it', async () => {
+      const problem = expectProblem(await check({ method: 'GET', path: '/notes?sort=title,-text', token: 'alice' }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(problem.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '#/sort', detail: expect.stringContaining('"text"') })]);
+      expect(served().store.noteCalls.list).toBe(0);
+    });
+
+    it("filtering for another owner's notes is 403, for one's own or by status 200; an unknown parameter is 400", async () => {
+      expectProblem(await check({ method: 'GET', path: '/notes?ownerId=2', token: 'alice' }), { status: 403, code: 'RC_FORBIDDEN' });
+      expect(served().store.noteCalls.list).toBe(0);
+      expect((await check({ method: 'GET', path: '/notes?ownerId=1', token: 'alice' })).json().items.map((note: Note) => note.id)).toEqual([1, 3]);
+      expect((await check({ method: 'GET', path: '/notes?status=published', token: 'alice' })).json().items.map((note: Note) => note.id)).toEqual([3, 4]);
+      expect((await check({ method: 'GET', path: '/notes?ownerId=2', token: 'admin' })).json().items.map((note: Note) => note.id)).toEqual([2, 5]);
+      const unknown = expectProblem(await check({ method: 'GET', path: '/notes?color=red', token: 'alice' }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(unknown.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '#/color' })]);
+      const invalid = expectProblem(await check({ method: 'GET', path: '/notes?status=lost', token: 'alice' }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(invalid.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '#/status' })]);
+    });
+
+    it('without a caller the list is empty, and its handler does not run', async () => {
+      const answer = await check({ method: 'GET', path: '/notes' });
+      expect(answer.status).toBe(200);
+      expect(answer.json()).toEqual({ items: [], next: null, prev: null });
+      expect(answer.headers.link).toBeUndefined();
+      expect(served().store.noteCalls.list).toBe(0);
+    });
+
+    it('walking next links while notes are added gives each note of the start once, in order, and only the caller’s (property)', async () => {
+      await fc.assert(
+        fc.asyncProperty(walks, async (walk) => {
+          served().store.reset();
+          reference().store.reset();
+          await walkPages(walk, () => served().store.notes.values(), {
+            listPath: `${prefix}/notes`,
+            get: async (url): Promise<PageAnswer> => {
+              const answer = await check({ method: 'GET', path: local(url), token: walk.caller });
+              return { status: answer.status, headers: answer.headers, body: answer.json() };
+            },
+            insert: (fields) => {
+              served().store.addNote(fields);
+              reference().store.addNote(fields);
+            },
+          });
+        }),
+        { seed: PAGING_SEED, numRuns: 8, endOnFailure: true },
+      );
+    });
   });
 }
 
