@@ -6,7 +6,7 @@ import http from 'node:http';
 import type express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expressHandler, toExpress } from '../../src/adapters/express.js';
-import type { Api } from '../../src/index.js';
+import { createApi, endpoint, type Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
 import { BODY_LIMIT, fixtureApi, handlerOptions } from '../fixture/api.js';
 import { expectProblem } from '../helpers/problem.js';
@@ -136,6 +136,24 @@ export function runExpressSuite(name: string, express: Express): void {
       });
       expect(created.status).toBe(201);
       expect(created.headers.get('etag')).toBeNull();
+    });
+
+    it("the app's 304 keeps the CORS grant, so a page that sent the ETag it read can read the 304", async () => {
+      const app = express();
+      app.use(toExpress(createApi({ cors: { origins: ['http://app.test'] }, endpoints: [endpoint('GET', '/reports', { handle: () => ({ total: 1 }) })] })));
+      const corsServer = await serve(app);
+      try {
+        const headers = { origin: 'http://app.test' };
+        const first = await fetch(`${corsServer.baseUrl}/reports`, { headers });
+        const etag = first.headers.get('etag')!;
+        const again = await fetch(`${corsServer.baseUrl}/reports`, { headers: { ...headers, 'if-none-match': etag } });
+        expect(again.status).toBe(304);
+        expect(again.headers.get('access-control-allow-origin')).toBe('http://app.test');
+        expect(again.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('etag');
+        expect(again.headers.get('vary')).toContain('Origin');
+      } finally {
+        await corsServer.close();
+      }
     });
 
     it("app.set('etag', false) turns them off, as for every other route", async () => {
