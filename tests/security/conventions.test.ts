@@ -70,7 +70,7 @@ describe('conditional requests', () => {
       collection('articles', {
         id: z.coerce.number().int(),
         body: z.object({ title: z.string() }),
-        etag: (article) => String(article.version),
+        etag: (article: { version: number }) => String(article.version),
         requireIfMatch: true,
         read: (ctx) => {
           ctx.set('Cache-Control', 'max-age=60');
@@ -80,7 +80,7 @@ describe('conditional requests', () => {
         },
         replace: (ctx) => {
           replaced += 1;
-          return { ...ctx.item, ...ctx.body };
+          return { ...(ctx.item as object), ...ctx.body };
         },
         remove: () => true,
       }),
