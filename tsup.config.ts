@@ -10,6 +10,7 @@ export const entries = {
   fetch: 'src/adapters/fetch.ts',
   xml: 'src/formats/xml.ts',
   openapi: 'src/openapi/index.ts',
+  client: 'src/client/index.ts',
 };
 
 export default defineConfig({

@@ -115,7 +115,7 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     },
   });
 
-  users.collection('orders', {
+  const orders = users.collection('orders', {
     id: z.coerce.number().int().positive(),
     body: NewOrder,
     patch: NewOrder.partial(),
@@ -148,7 +148,8 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
   const health = endpoint('GET', '/health', { public: true, response: z.object({ status: z.literal('ok') }), handle: () => ({ status: 'ok' }) });
 
   return createApi({
-    resources: [users],
+    // The orders are listed too, so that their routes are in the API's type (restcanon/client reads it).
+    resources: [users, orders],
     endpoints: [health],
     authenticate,
     // A single-page application on the Vite dev server's origin may call the API from the browser.

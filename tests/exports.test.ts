@@ -7,6 +7,7 @@ import * as root from '../src/index.js';
 import * as testing from '../src/testing.js';
 import * as openapi from '../src/openapi/index.js';
 import * as xml from '../src/formats/xml.js';
+import * as client from '../src/client/index.js';
 
 describe('public exports', () => {
   it('restcanon', () => {
@@ -73,6 +74,15 @@ describe('public exports', () => {
     expect(Object.keys(xml).sort()).toMatchInlineSnapshot(`
       [
         "xml",
+      ]
+    `);
+  });
+  it('restcanon/client', () => {
+    expect(Object.keys(client).sort()).toMatchInlineSnapshot(`
+      [
+        "ClientError",
+        "bodyOf",
+        "createClient",
       ]
     `);
   });

@@ -38,6 +38,7 @@ const ADAPTER_EXPORTS: Record<string, string[]> = {
 const REQUIRED_EXPORTS: Record<string, string[]> = {
   restcanon: ['createApi', 'endpoint', 'isHttpError', 'NotFoundError'],
   'restcanon/testing': ['createTestClient'],
+  'restcanon/client': ['createClient', 'bodyOf', 'ClientError'],
   ...ADAPTER_EXPORTS,
 };
 
@@ -183,6 +184,7 @@ import { toFastify } from 'restcanon/fastify';
 import { toFetch } from 'restcanon/fetch';
 import { createTestClient } from 'restcanon/testing';
 import { createOpenApiDocument } from 'restcanon/openapi';
+import { createClient } from 'restcanon/client';
 
 const notes = collection('notes', {
   read: async (ctx) => ({ id: ctx.params.id, text: 'hi' }),
@@ -197,5 +199,9 @@ export const listener = toNodeListener(api);
 export const mounts = [toExpress(api), toFastify(api), toFetch(api)];
 export const client = createTestClient(api);
 export const document = createOpenApiDocument(api, { info: { title: 'notes', version: '1.0.0' } });
+const typed = createClient<typeof api>({ api });
+export const note = typed.get('/notes/:id', { params: { id: 1 } }).then((answer) => (answer.ok ? answer.body : answer.problem.code));
+// @ts-expect-error: the API has no such path
+typed.get('/nothing');
 export { userId };
 `;

@@ -74,7 +74,12 @@ export interface ApiOptions extends RuntimeOptions {
  * @example
  * const response = await api.handle({ method: 'GET', url: '/api/users/7' });
  */
-export interface Api {
+export interface Api<Routes = unknown> {
+  /**
+   * What `createApi()` was given that `restcanon/client` types its calls from (its resources and
+   * endpoints, `authenticate`, `policy`, `timeout`): types only, never set at run time.
+   */
+  readonly '~routes'?: Routes;
   /** Runs the whole pipeline in memory. Never rejects: every failure is a response. */
   handle(request: ApiRequest): Promise<ApiResponse>;
   /**
@@ -167,7 +172,14 @@ export type OptionsArgument<Options extends { authenticate?: unknown }> = Regist
  * });
  * await api.handle({ method: 'GET', url: '/api/health' }); // { status: 200, body: { ok: true }, ... }
  */
-export function createApi(...given: OptionsArgument<ApiOptions>): Api {
+export function createApi<
+  const Resources extends readonly Resource[] = readonly Resource[],
+  const Endpoints extends readonly Endpoint[] = readonly Endpoint[],
+  const Timeout extends number | false = number | false,
+  const Keys extends string = never,
+>(
+  ...given: OptionsArgument<ApiOptions & { resources?: Resources; endpoints?: Endpoints; timeout?: Timeout } & { [K in Keys]?: unknown }>
+): Api<ApiFacts<Resources, Endpoints, Timeout, Keys>> {
   const options: ApiOptions = given[0] ?? {};
   checkOptions('createApi()', options, API_OPTIONS);
   const basePath = joinPaths(options.basePath ?? '/', '/');
@@ -240,7 +252,20 @@ export function createApi(...given: OptionsArgument<ApiOptions>): Api {
     bodyLimit: runtime.settings.bodyLimit,
     problemBody: runtime.settings.problemBody,
   };
-  return api;
+  // The facts are types only.
+  return api as Api<never>;
+}
+
+/**
+ * What an {@link Api} records of its options for `restcanon/client`, as types only: which routes
+ * exist and which outcomes they reach. Nothing is computed from them on the server.
+ */
+export interface ApiFacts<Resources, Endpoints, Timeout, Keys> {
+  resources: Resources;
+  endpoints: Endpoints;
+  timeout: Timeout;
+  /** The options given, such as `authenticate` and `policy`. */
+  options: Keys;
 }
 
 const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'problemBody', 'timeout'];

@@ -162,9 +162,12 @@ export interface EndpointConfig<
   Result = unknown,
   Response extends StandardSchema | undefined = undefined,
   Loaded = unknown,
+  Op extends Operation = Operation,
+  Chosen extends ChosenOutcome = ChosenOutcome,
+  Errors extends DeclaredErrors = DeclaredErrors,
 > {
   /** What the endpoint does; decides its success status. Defaults from the method: GET read, POST submit, PUT replace, PATCH update, DELETE remove. */
-  operation?: Operation;
+  operation?: Op;
   params?: ParamsSchema;
   query?: QuerySchema;
   headers?: HeadersSchema;
@@ -190,13 +193,13 @@ export interface EndpointConfig<
   /** One line for generated documentation. */
   summary?: string;
   /** Success outcomes the handler may choose with `ctx.outcome`, besides its operation's (`['accepted']`). */
-  outcomes?: readonly ChosenOutcome[];
+  outcomes?: readonly Chosen[];
   /**
    * The domain errors the handler throws, by outcome, for the documentation (`{ conflict: 'The email
    * is taken' }`). A thrown 4xx that no step and no declaration gives is still answered, and reported
    * once to `onError` outside production.
    */
-  errors?: DeclaredErrors;
+  errors?: Errors;
   /**
    * Conditional requests (RFC 9110 section 13): `load` gives the item the URL names before the
    * handler runs (nothing is a 404, and it is `ctx.item`), `etag` and `lastModified` its validators.
@@ -259,7 +262,12 @@ export type EndpointContext<Path extends string, ParamsSchema, QuerySchema, Head
  * @example
  * endpoint('GET', '/health', { public: true, handle: () => ({ ok: true }) });
  */
-export interface Endpoint {
+export interface Endpoint<Facts = unknown> {
+  /**
+   * What `endpoint()` knew of it, for the types of `restcanon/client` only: never set at run time.
+   * `unknown` for an endpoint built by other means.
+   */
+  readonly '~facts'?: Facts;
   readonly method: Method;
   readonly path: string;
   readonly operation: Operation;
@@ -372,6 +380,7 @@ const DEFAULT_OPERATION: Readonly<Record<Method, Operation>> = {
  * });
  */
 export function endpoint<
+  const M extends Method,
   const Path extends string,
   ParamsSchema extends PartSchema | undefined = undefined,
   QuerySchema extends StandardSchema | undefined = undefined,
@@ -381,7 +390,15 @@ export function endpoint<
   Response extends StandardSchema | undefined = undefined,
   Result extends ResultOf<Response> = ResultOf<Response>,
   Loaded = unknown,
->(method: Method, path: Path, config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded>): Endpoint {
+  const Op extends Operation = never,
+  const Chosen extends ChosenOutcome = never,
+  Errors extends DeclaredErrors = {},
+  const Keys extends string = never,
+>(
+  method: M,
+  path: Path,
+  config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded, Op, Chosen, Errors> & { [K in Keys]?: unknown },
+): Endpoint<EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys>> {
   if (!(METHODS as readonly string[]).includes(method)) {
     throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
   }
@@ -401,6 +418,7 @@ export function endpoint<
   }
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
+  // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
   return defineEndpoint({
     method,
     path,
@@ -430,7 +448,29 @@ export function endpoint<
       merge: undefined,
     },
     handle: config.handle as Endpoint['handle'],
-  });
+  }) as Endpoint<never>;
+}
+
+/**
+ * What `endpoint()` records of an endpoint's declaration, as types only: `restcanon/client` reads
+ * them to type calls and answers. Nothing is computed from them on the server.
+ */
+export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys> {
+  kind: 'endpoint';
+  method: M;
+  path: Path;
+  params: ParamsSchema;
+  query: QuerySchema;
+  body: BodySchema;
+  public: IsPublic;
+  result: Result;
+  response: Response;
+  /** The declared operation; `never` for the method's default. */
+  operation: Op;
+  outcomes: Chosen;
+  errors: keyof Errors;
+  /** The keys of its definition, such as `authorize` and `conditional`. */
+  declared: Keys;
 }
 
 const CONDITIONAL_OPTIONS = ['load', 'etag', 'lastModified', 'requireIfMatch'];

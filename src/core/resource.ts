@@ -178,6 +178,7 @@ export interface CollectionDefinition<
   Paged extends PageOption | undefined = undefined,
   Sort extends string = never,
   Filter extends Readonly<Record<string, StandardSchema>> = {},
+  Public extends boolean | readonly CollectionOperation[] = boolean | readonly CollectionOperation[],
 > {
   /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
   id?: IdSchema;
@@ -200,7 +201,7 @@ export interface CollectionDefinition<
   /** The name of this collection's id in its children's paths. Default: singular name plus `Id`. */
   param?: Param;
   /** Operations reachable without a principal: `true` for all, or a list. */
-  public?: boolean | readonly CollectionOperation[];
+  public?: Public;
   /** A rule for every operation of this collection and of its children. */
   authorize?: Authorize<AnyContext>;
   /**
@@ -259,7 +260,9 @@ export type ChildParams<Params, IdSchema, Param extends string> = Simplify<Param
  * @example
  * const orders = users.collection('orders', { list: (ctx) => db.orders.byUser(ctx.params.userId) });
  */
-export interface Collection<ParentParams = {}> extends Resource {
+export interface Collection<ParentParams = {}, Facts = unknown> extends Resource {
+  /** What `collection()` knew of it, for the types of `restcanon/client` only: never set at run time. */
+  readonly '~facts'?: Facts;
   readonly name: string;
   /** The template of the collection, such as `/users/:userId/orders`. */
   readonly path: string;
@@ -283,10 +286,45 @@ export interface Collection<ParentParams = {}> extends Resource {
     const Paged extends PageOption | undefined = undefined,
     const Sort extends string = never,
     Filter extends Readonly<Record<string, StandardSchema>> = {},
+    const Public extends boolean | readonly CollectionOperation[] = false,
+    const Keys extends string = never,
   >(
     name: Name,
-    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter>,
-  ): Collection<ChildParams<ParentParams, IdSchema, Param>>;
+    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public> & {
+      [K in Keys]?: unknown;
+    },
+  ): Collection<
+    ChildParams<ParentParams, IdSchema, Param>,
+    CollectionFacts<`${ItemTemplate<Facts>}/${Name}`, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, true>
+  >;
+}
+
+/** The template of an item of a collection, below which its children live: `/users/:userId`. */
+type ItemTemplate<Facts> = Facts extends { path: infer Path extends string; param: infer Param extends string } ? `${Path}/:${Param}` : string;
+
+/**
+ * What `collection()` records of a collection's declaration, as types only: `restcanon/client` reads
+ * them to type calls and answers. `declared` holds the keys of its definition (its operations, and
+ * options such as `owner`, `etag` or `page`); `nested` is true below another collection.
+ */
+export interface CollectionFacts<Path, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, Nested> {
+  kind: 'collection';
+  path: Path;
+  param: Param;
+  id: IdSchema;
+  body: BodySchema;
+  patch: PatchSchema;
+  query: QuerySchema;
+  item: ItemSchema;
+  createBody: CreateBody;
+  replaceBody: ReplaceBody;
+  updateBody: UpdateBody;
+  page: Paged;
+  sort: Sort;
+  filter: Filter;
+  public: Public;
+  declared: Keys;
+  nested: Nested;
 }
 
 interface Level {
@@ -335,11 +373,17 @@ export function collection<
   const Paged extends PageOption | undefined = undefined,
   const Sort extends string = never,
   Filter extends Readonly<Record<string, StandardSchema>> = {},
+  const Public extends boolean | readonly CollectionOperation[] = false,
+  const Keys extends string = never,
 >(
   name: Name,
-  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter>,
-): Collection<ChildParams<{}, IdSchema, Param>> {
-  return build([], name, definition as Level['definition']);
+  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public> & { [K in Keys]?: unknown },
+): Collection<
+  ChildParams<{}, IdSchema, Param>,
+  CollectionFacts<`/${Name}`, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, false>
+> {
+  // The facts are types only: a collection without them fits every `Collection<Params, Facts>`.
+  return build([], name, definition as unknown as Level['definition']) as Collection<any, never>;
 }
 
 function build(ancestors: readonly Level[], name: string, definition: Level['definition']): Collection<any> {

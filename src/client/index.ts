@@ -1,0 +1,211 @@
+/**
+ * restcanon/client: a typed client of an API, from the API's own type and nothing else. It uses only
+ * the Fetch API (or an API's `handle`, in memory) and imports nothing of the core at run time.
+ */
+import type { Api } from '../core/api.js';
+import type { ApiRequest, ApiResponse } from '../core/contract.js';
+import type { Failure, Problem, QueryInput, Route, RouteOf, RouteTable, Success } from './routes.js';
+
+export type { ClientMethod, Failure, LooseRoute, MergePatch, Problem, QueryInput, Route, RouteOf, RouteTable, Success } from './routes.js';
+
+/**
+ * Options of {@link createClient}: `baseUrl` (with the API's `basePath`) to call over HTTP, or `api`
+ * to call `api.handle` in memory; exactly one of them.
+ *
+ * @example
+ * const options: ClientOptions = { baseUrl: 'https://shop.example/api', headers: { authorization: 'Bearer abc' }, etags: true };
+ */
+export interface ClientOptions {
+  /** The URL of the API, its `basePath` included: `https://shop.example/api`. */
+  baseUrl?: string;
+  /** An API to call in memory, through `api.handle`, with no HTTP. */
+  api?: Pick<Api, 'handle' | 'basePath'>;
+  /** The Fetch function to use; `globalThis.fetch` by default. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Headers of every request; a call's own headers win. */
+  headers?: Record<string, string>;
+  /**
+   * Keeps the `ETag` and body of each success by URL: a GET then sends `If-None-Match` (a 304 answers
+   * the kept body), and PUT, PATCH and DELETE send `If-Match` unless the call gives one.
+   */
+  etags?: boolean;
+}
+
+/** The request of a call, from its route: `params` when the path has any, `body` when the route takes one. */
+export type CallRequest<R> = R extends Route<infer Params, infer Query, infer Body>
+  ? ({} extends Params ? { params?: Params } : { params: Params }) & { query?: Query; headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : { body: Body })
+  : never;
+
+/** The request argument of a call: required when the request has a required part. */
+type CallArgs<R> = {} extends CallRequest<R> ? [request?: CallRequest<R>] : [request: CallRequest<R>];
+
+/** The answer of a call: one member per status the route can answer, each error with its problem `code`. */
+export type Answer<R> = R extends Route<unknown, unknown, unknown, infer A> ? A : never;
+
+type PagedPaths<Table> = { [P in keyof Paths<Table, 'GET'>]: Answer<RouteOf<Table, 'GET', P>> extends infer A ? (A extends Success<200, { items: unknown[]; next: unknown }> ? P : never) : never }[keyof Paths<Table, 'GET'>];
+
+type Paths<Table, Method extends string> = Table extends { [M in Method]: infer ByPath } ? ByPath : never;
+
+type Call<Table, Method extends 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'> = <Path extends keyof Paths<Table, Method> & string>(
+  path: Path,
+  ...request: CallArgs<RouteOf<Table, Method, Path>>
+) => Promise<Answer<RouteOf<Table, Method, Path>>>;
+
+/**
+ * A client of an API: one function per method, each taking a path template of the API and the call's
+ * `params`, `query`, `body` and `headers`, and answering a union narrowed by `ok` and `status`.
+ *
+ * @example
+ * const answer = await client.get('/users/:id', { params: { id: 1 } });
+ * if (answer.status === 200) console.log(answer.body.name);
+ */
+export interface Client<A = Api> {
+  get: Call<RouteTable<A>, 'GET'>;
+  post: Call<RouteTable<A>, 'POST'>;
+  put: Call<RouteTable<A>, 'PUT'>;
+  patch: Call<RouteTable<A>, 'PATCH'>;
+  delete: Call<RouteTable<A>, 'DELETE'>;
+  /**
+   * The pages of a paged list, one by one, following each page's `next` until there is none. An
+   * error answer throws a {@link ClientError}.
+   *
+   * @example
+   * for await (const page of client.pages('/users/:userId/orders', { params: { userId: 1 }, query: { limit: 10 } })) console.log(page.items);
+   */
+  pages<Path extends PagedPaths<RouteTable<A>> & string>(
+    path: Path,
+    ...request: CallArgs<RouteOf<RouteTable<A>, 'GET', Path>>
+  ): AsyncIterableIterator<Extract<Answer<RouteOf<RouteTable<A>, 'GET', Path>>, { status: 200 }> extends { body: infer Page } ? Page : never>;
+}
+
+/**
+ * An error answer, thrown by {@link bodyOf} and by `client.pages`: its status, headers and problem.
+ *
+ * @example
+ * try { bodyOf(await client.get('/users/:id', { params: { id: 9 } })); } catch (error) { if (error instanceof ClientError && error.status === 404) ... }
+ */
+export class ClientError<F extends Failure = Failure> extends Error {
+  readonly status: F['status'];
+  readonly problem: F['problem'];
+  readonly headers: Headers;
+  constructor(failure: F) {
+    super(`${failure.status} ${failure.problem?.title ?? ''}: ${failure.problem?.detail ?? failure.problem?.code ?? ''}`);
+    this.name = 'ClientError';
+    this.status = failure.status;
+    this.problem = failure.problem;
+    this.headers = failure.headers;
+  }
+}
+
+/**
+ * The body of a success answer; an error answer throws a {@link ClientError} typed by the route's
+ * error members.
+ *
+ * @example
+ * const user = bodyOf(await client.get('/users/:id', { params: { id: 1 } }));
+ */
+export function bodyOf<A extends Success | Failure>(answer: A): Extract<A, { ok: true }>['body'] {
+  if (answer.ok) return answer.body;
+  throw new ClientError(answer as Extract<A, { ok: false }>);
+}
+
+const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags'];
+
+interface Kept {
+  etag: string;
+  body: unknown;
+}
+
+interface CallParts {
+  params?: Record<string, string | number>;
+  query?: QueryInput;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Creates a client of an API from its type: `createClient<typeof api>({ baseUrl })` over HTTP, or
+ * `createClient<typeof api>({ api })` in memory. An unknown option, or both or neither of `baseUrl`
+ * and `api`, throws a TypeError.
+ *
+ * @example
+ * const client = createClient<typeof api>({ baseUrl: 'https://shop.example/api' });
+ * const created = await client.post('/users', { body: { name: 'Ada', email: 'ada@example.com' } });
+ */
+export function createClient<A = Api>(options: ClientOptions): Client<A> {
+  for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) throw new TypeError(`createClient(): unknown option "${key}"; the options are ${OPTIONS.join(', ')}`);
+  const { baseUrl, api, etags } = options;
+  if ((baseUrl === undefined) === (api === undefined)) throw new TypeError('createClient() needs exactly one of "baseUrl" (the URL of the API, basePath included) and "api" (to call api.handle in memory)');
+  const base = (baseUrl ?? api!.basePath).replace(/\/+$/, '');
+  const kept = new Map<string, Kept>();
+
+  async function exchange(method: string, url: string, parts: CallParts, key = url): Promise<Success | Failure> {
+    const headers: Record<string, string> = {};
+    for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
+    let body: string | undefined;
+    if (parts.body !== undefined) {
+      body = JSON.stringify(parts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const known = etags ? kept.get(key) : undefined;
+    if (known !== undefined) headers[method === 'GET' ? 'if-none-match' : 'if-match'] ??= known.etag;
+    let status: number;
+    let answerHeaders: Headers;
+    let text: string;
+    if (api === undefined) {
+      const response = await (options.fetch ?? fetch)(url, body === undefined ? { method, headers } : { method, headers, body });
+      ({ status } = response);
+      answerHeaders = response.headers;
+      text = await response.text();
+    } else {
+      const request: ApiRequest = { method, url, headers };
+      if (body !== undefined) request.body = body;
+      const response: ApiResponse = await api.handle(request);
+      ({ status } = response);
+      answerHeaders = new Headers(response.headers);
+      text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
+    }
+    const value = text === '' ? undefined : /[/+]json\b/.test(answerHeaders.get('content-type') ?? '') ? JSON.parse(text) : text;
+    if (status >= 400) return { ok: false, status, headers: answerHeaders, problem: value as Problem };
+    if (etags) {
+      const etag = answerHeaders.get('etag');
+      if (status === 304 && known !== undefined) return { ok: true, status, headers: answerHeaders, body: known.body };
+      if (method === 'DELETE') kept.delete(key);
+      else if (etag !== null && method !== 'POST') kept.set(key, { etag, body: value });
+    }
+    return { ok: true, status, headers: answerHeaders, body: value };
+  }
+
+  function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
+    const url = path.replace(/:(\w+)/g, (_, name: string) => {
+      const value = parts.params?.[name];
+      if (value === undefined) throw new TypeError(`${method} ${path}: the param "${name}" is missing`);
+      return encodeURIComponent(value);
+    });
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(parts.query ?? {})) for (const one of [value ?? []].flat()) search.append(name, String(one));
+    const query = String(search) === '' ? '' : `?${search}`;
+    return exchange(method, base + url + query, parts, url + query);
+  }
+
+  async function* pages(path: string, parts: CallParts = {}): AsyncGenerator<unknown> {
+    let answer = await call('GET', path, parts);
+    for (;;) {
+      if (!answer.ok) throw new ClientError(answer);
+      yield answer.body;
+      const next = (answer.body as { next?: string | null }).next;
+      if (typeof next !== 'string') return;
+      // `next` is a path the server gave, its basePath included: from the origin of baseUrl over HTTP, as it is in memory.
+      answer = await exchange('GET', api === undefined ? new URL(next, base).href : next, { headers: parts.headers ?? {} });
+    }
+  }
+
+  return {
+    get: (path, parts) => call('GET', path, parts as CallParts),
+    post: (path, parts) => call('POST', path, parts as CallParts),
+    put: (path, parts) => call('PUT', path, parts as CallParts),
+    patch: (path, parts) => call('PATCH', path, parts as CallParts),
+    delete: (path, parts) => call('DELETE', path, parts as CallParts),
+    pages: (path, parts) => pages(path, parts as CallParts),
+  } as Client<A>;
+}

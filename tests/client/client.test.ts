@@ -1,0 +1,138 @@
+/**
+ * restcanon/client against the demo API and small APIs, over HTTP (the node adapter on an ephemeral
+ * port) and in memory (api.handle): the same calls, the same answers.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { collection, createApi, endpoint, json, text } from 'restcanon';
+import { bodyOf, ClientError, createClient, type ClientOptions } from 'restcanon/client';
+import { toNodeListener } from 'restcanon/node';
+import { createDemoApi } from '../../examples/demo-api.mjs';
+
+type DemoApi = ReturnType<typeof createDemoApi>;
+
+const servers: Server[] = [];
+
+/** Serves an API on an ephemeral port; the URL of its basePath. */
+async function serve(api: Parameters<typeof toNodeListener>[0]): Promise<string> {
+  const server = createServer(toNodeListener(api));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${api.basePath === '/' ? '' : api.basePath}`;
+}
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+const ALICE = { authorization: 'Bearer alice-token' };
+const ADMIN = { authorization: 'Bearer admin-token' };
+
+describe.each(['http', 'memory'] as const)('the demo API through the client (%s)', (transport) => {
+  let options: (headers?: Record<string, string>, etags?: boolean) => ClientOptions;
+
+  beforeAll(async () => {
+    const api = createDemoApi(undefined, { onError: () => {} });
+    const baseUrl = transport === 'http' ? await serve(api) : undefined;
+    options = (headers = {}, etags = false) => ({ ...(baseUrl === undefined ? { api } : { baseUrl }), headers, etags });
+  });
+
+  it('reads a public endpoint, and a user with a token', async () => {
+    const client = createClient<DemoApi>(options(ALICE));
+    expect(bodyOf(await client.get('/health'))).toEqual({ status: 'ok' });
+    const answer = await client.get('/users/:id', { params: { id: 1 } });
+    expect(answer).toMatchObject({ ok: true, status: 200, body: { id: 1, name: 'Alice', email: 'alice@example.com' } });
+    expect(answer.headers.get('etag')).toBe('"1"');
+  });
+
+  it('answers an error as a problem with its code, and bodyOf throws it as a ClientError', async () => {
+    const anonymous = createClient<DemoApi>(options());
+    const answer = await anonymous.get('/users/:id', { params: { id: 1 } });
+    expect(answer).toMatchObject({ ok: false, status: 401, problem: { code: 'RC_UNAUTHORIZED' } });
+    const client = createClient<DemoApi>(options(ALICE));
+    const error = await client.get('/users/:id', { params: { id: 2 } }).then(bodyOf, (failure: unknown) => failure).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ status: 403, problem: { code: 'RC_FORBIDDEN' } });
+  });
+
+  it('creates, replaces, merge-patches with If-Match from the kept ETag, and removes', async () => {
+    const admin = createClient<DemoApi>(options(ADMIN, true));
+    const created = await admin.post('/users', { body: { name: 'Grace', email: 'grace@example.com' } });
+    expect(created).toMatchObject({ status: 201, body: { name: 'Grace' } });
+    const id = bodyOf(created).id;
+    expect(created.headers.get('location')).toMatch(new RegExp(`/users/${id}$`));
+    expect((await admin.get('/users/:id', { params: { id } })).status).toBe(200);
+    // The kept ETag makes the next GET conditional: a 304 answers the kept body.
+    expect(await admin.get('/users/:id', { params: { id } })).toMatchObject({ status: 304, body: { name: 'Grace' } });
+    expect(await admin.put('/users/:id', { params: { id }, body: { name: 'Grace H.', email: 'grace@example.com' } })).toMatchObject({ status: 200, body: { name: 'Grace H.' } });
+    const patched = await admin.patch('/users/:id', { params: { id }, body: { name: 'Grace Hopper' }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched).toMatchObject({ status: 200, body: { name: 'Grace Hopper' } });
+    // A stale If-Match given by the call wins over the kept one: 412.
+    expect(await admin.patch('/users/:id', { params: { id }, body: { name: 'X' }, headers: { 'if-match': '"1"' } })).toMatchObject({ status: 412, problem: { code: 'RC_PRECONDITION_FAILED' } });
+    expect((await admin.delete('/users/:id', { params: { id } })).status).toBe(200);
+    expect((await admin.get('/users/:id', { params: { id } })).status).toBe(404);
+  });
+
+  it('sends the query, and walks the pages of a paged list', async () => {
+    const client = createClient<DemoApi>(options(ALICE));
+    await client.post('/users/:userId/orders', { params: { userId: 1 }, body: { item: 'Stapler', quantity: 1 } });
+    const pages = [];
+    for await (const page of client.pages('/users/:userId/orders', { params: { userId: 1 }, query: { limit: 1, sort: 'item' } })) pages.push(page.items.map((order) => order.item));
+    expect(pages).toEqual([['Eraser'], ['Notebook'], ['Stapler']]);
+    const invalid = await client.post('/users/:userId/orders', { params: { userId: 1 }, body: { item: '', quantity: 0 } });
+    expect(invalid).toMatchObject({ status: 400, problem: { code: 'RC_INVALID_INPUT' } });
+  });
+
+  it('throws a ClientError from pages on an error answer', async () => {
+    const client = createClient<DemoApi>(options(ALICE));
+    const walk = async () => {
+      for await (const page of client.pages('/users/:userId/orders', { params: { userId: 2 } })) expect(page).toBeUndefined();
+    };
+    await expect(walk()).rejects.toMatchObject({ name: 'ClientError', status: 403 });
+  });
+});
+
+describe('createClient options', () => {
+  const api = createApi({ endpoints: [endpoint('GET', '/ping', { handle: () => 'pong' })] });
+
+  it('needs exactly one of baseUrl and api, and refuses unknown options', () => {
+    expect(() => createClient({})).toThrow(TypeError);
+    expect(() => createClient({ api, baseUrl: 'http://localhost' })).toThrow(/exactly one/);
+    expect(() => createClient({ api, baseURL: 'http://localhost' } as ClientOptions)).toThrow(/unknown option "baseURL"/);
+  });
+
+  it('reads a text answer as text, and an empty one as undefined', async () => {
+    const removed = collection('notes', { remove: () => true });
+    const small = createApi({ formats: [json, text], endpoints: [endpoint('GET', '/ping', { handle: () => 'pong' })], resources: [removed] });
+    const client = createClient<typeof small>({ api: small });
+    expect(await client.get('/ping', { headers: { accept: 'text/plain' } })).toMatchObject({ status: 200, body: 'pong' });
+    expect(await client.delete('/notes/:id', { params: { id: 'a b' } })).toMatchObject({ status: 204, body: undefined });
+  });
+
+  it('puts the basePath in front in memory, encodes params and sends repeated query keys', async () => {
+    const seen: string[] = [];
+    const echo = createApi({
+      basePath: '/api',
+      endpoints: [endpoint('GET', '/files/:name', { query: z.object({ tag: z.array(z.string()) }), handle: (ctx) => { seen.push(ctx.request.url); return ctx.query.tag; } })],
+    });
+    const client = createClient<typeof echo>({ api: echo });
+    expect(bodyOf(await client.get('/files/:name', { params: { name: 'a/b' }, query: { tag: ['x', 'y'] } }))).toEqual(['x', 'y']);
+    expect(seen).toEqual(['/api/files/a%2Fb?tag=x&tag=y']);
+  });
+
+  it('uses the fetch it is given, with the headers of the client and the call', async () => {
+    const calls: [string, RequestInit][] = [];
+    const client = createClient<typeof api>({
+      baseUrl: 'https://shop.example/api/',
+      headers: { Authorization: 'Bearer t' },
+      fetch: async (input, init) => {
+        calls.push([input, init]);
+        return new Response('{"a":1}', { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    expect(bodyOf(await client.get('/ping', { headers: { 'x-trace': '1' } }))).toEqual({ a: 1 });
+    expect(calls).toEqual([['https://shop.example/api/ping', { method: 'GET', headers: { authorization: 'Bearer t', 'x-trace': '1' } }]]);
+  });
+});
