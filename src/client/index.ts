@@ -33,7 +33,7 @@ export interface ClientOptions {
 
 /** The request of a call, from its route: `params` when the path has any, `body` when the route takes one. */
 export type CallRequest<R> = R extends Route<infer Params, infer Query, infer Body>
-  ? ({} extends Params ? { params?: Params } : { params: Params }) & { query?: Query; headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : { body: Body })
+  ? ({} extends Params ? { params?: Params } : { params: Params }) & { query?: Query; headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
 /** The request argument of a call: required when the request has a required part. */

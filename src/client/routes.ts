@@ -168,13 +168,15 @@ type LooseTable = { [Method in ClientMethod]: Record<string, LooseRoute> } & { t
  * @example
  * type ReadUser = RouteOf<RouteTable<typeof api>, 'GET', '/users/:id'>;
  */
-export type RouteOf<Table, Method extends ClientMethod, Path> = Table extends { traits: infer Traits extends ApiTraits } & { [M in Method]: { [P in Path & string]: infer E } }
-  ? E extends Entry<unknown, unknown, infer Source, infer Operation>
-    ? Operation extends 'endpoint'
-      ? EndpointRoute<Source, Traits>
-      : CollectionRoute<Source, Operation, Traits>
-    : E
+export type RouteOf<Table, Method extends ClientMethod, Path> = Table extends { traits: infer Traits extends ApiTraits } & { [M in Method]: infer ByPath }
+  ? RouteOfEntry<ByPath[Path & keyof ByPath], Traits>
   : never;
+
+type RouteOfEntry<E, Traits extends ApiTraits> = E extends Entry<unknown, unknown, infer Source, infer Operation>
+  ? Operation extends 'endpoint'
+    ? EndpointRoute<Source, Traits>
+    : CollectionRoute<Source, Operation, Traits>
+  : E;
 
 /** Outcomes every route can reach: 406, 500, and 503 for a timeout unless `timeout: false`. */
 type CommonErrors<Traits extends ApiTraits> = 'notAcceptable' | 'internalError' | (Traits['timeout'] extends true ? 'timeout' : never);
