@@ -9,7 +9,6 @@ import type { ProblemDetails } from '../core/errors.js';
 import type { Page } from '../core/lists.js';
 import type { OUTCOMES } from '../core/outcomes.js';
 import type { PathParams } from '../core/path.js';
-import type { InferInput, InferOutput, StandardSchema } from '../core/standard-schema.js';
 
 type Outcomes = typeof OUTCOMES;
 type Codes = typeof ERROR_CODES;
@@ -70,8 +69,13 @@ type FailureOf<O, Custom> = O extends ErrorOutcomeName
 type StatusOf<O extends keyof Outcomes, Custom> = Custom extends true ? number : Outcomes[O]['status'];
 
 /** A schema's input type; `'unvalidated'` takes anything; no schema, the fallback. */
-type In<Schema, Fallback = unknown> = Schema extends StandardSchema ? InferInput<Schema> : Schema extends 'unvalidated' ? unknown : Fallback;
-type Out<Schema, Fallback = unknown> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
+// Read from `~standard.types` directly: matching a whole schema type against StandardSchema costs far more.
+type In<Schema, Fallback = unknown> = Schema extends { readonly '~standard': { readonly types?: { readonly input: infer Input } | undefined } }
+  ? Input
+  : Schema extends 'unvalidated'
+    ? unknown
+    : Fallback;
+type Out<Schema, Fallback = unknown> = Schema extends { readonly '~standard': { readonly types?: { readonly output: infer Output } | undefined } } ? Output : Fallback;
 /** A param's input type, or any string or number where the schema takes anything (as coercing schemas do). */
 type ParamIn<Schema> = unknown extends In<Schema> ? ParamValue : In<Schema>;
 
@@ -226,7 +230,7 @@ interface DefaultOperation {
   DELETE: 'remove';
 }
 
-type EndpointParams<Path extends string, Schema> = Schema extends StandardSchema
+type EndpointParams<Path extends string, Schema> = Schema extends { readonly '~standard': unknown }
   ? In<Schema>
   : { [Name in keyof PathParams<Path>]: Name extends keyof Schema ? ParamIn<Schema[Name]> : ParamValue };
 
