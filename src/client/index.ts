@@ -136,7 +136,8 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) throw new TypeError(`createClient(): unknown option "${key}"; the options are ${OPTIONS.join(', ')}`);
   const { baseUrl, api, etags } = options;
   if ((baseUrl === undefined) === (api === undefined)) throw new TypeError('createClient() needs exactly one of "baseUrl" (the URL of the API, basePath included) and "api" (to call api.handle in memory)');
-  const base = (baseUrl ?? api!.basePath).replace(/\/+$/, '');
+  const root = baseUrl ?? api!.basePath;
+  const base = root.endsWith('/') ? root.slice(0, -1) : root;
   const kept = new Map<string, Kept>();
 
   async function exchange(method: string, url: string, parts: CallParts, key = url): Promise<Success | Failure> {
