@@ -46,9 +46,12 @@ type PagedPaths<Table> = { [P in keyof Paths<Table, 'GET'>]: Answer<RouteOf<Tabl
 
 type Paths<Table, Method extends string> = Table extends { [M in Method]: infer ByPath } ? ByPath : never;
 
-type Call<Table, Method extends 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'> = <Path extends keyof Paths<Table, Method> & string>(
+type Call<Table, Method extends 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'> = <
+  Path extends keyof Paths<Table, Method> & string,
+  Request extends CallRequest<RouteOf<Table, Method, Path>> = CallRequest<RouteOf<Table, Method, Path>>,
+>(
   path: Path,
-  ...request: CallArgs<RouteOf<Table, Method, Path>>
+  ...request: {} extends Request ? [request?: Request] : [request: Request]
 ) => Promise<Answer<RouteOf<Table, Method, Path>>>;
 
 /**
