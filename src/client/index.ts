@@ -4,9 +4,9 @@
  */
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
-import type { Failure, Problem, QueryInput, Route, RouteOf, RouteTable, Success } from './routes.js';
+import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
-export type { ClientMethod, Failure, LooseRoute, MergePatch, Problem, QueryInput, Route, RouteOf, RouteTable, Success } from './routes.js';
+export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
 /**
  * Options of {@link createClient}: `baseUrl` (with the API's `basePath`) to call over HTTP, or `api`
@@ -32,7 +32,7 @@ export interface ClientOptions {
 }
 
 /** The request of a call, from its route: `params` when the path has any, `body` when the route takes one. */
-export type CallRequest<R> = R extends Route<infer Params, infer Query, infer Body>
+export type CallRequest<R> = [R] extends [Route<infer Params, infer Query, infer Body>]
   ? ({} extends Params ? { params?: Params } : { params: Params }) & { query?: Query; headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
@@ -42,17 +42,21 @@ type CallArgs<R> = {} extends CallRequest<R> ? [request?: CallRequest<R>] : [req
 /** The answer of a call: one member per status the route can answer, each error with its problem `code`. */
 export type Answer<R> = R extends Route<unknown, unknown, unknown, infer A> ? A : never;
 
-type PagedPaths<Table> = { [P in keyof Paths<Table, 'GET'>]: Answer<RouteOf<Table, 'GET', P>> extends infer A ? (A extends Success<200, { items: unknown[]; next: unknown }> ? P : never) : never }[keyof Paths<Table, 'GET'>];
-
-type Paths<Table, Method extends string> = Table extends { [M in Method]: infer ByPath } ? ByPath : never;
-
-type Call<Table, Method extends 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'> = <
-  Path extends keyof Paths<Table, Method> & string,
-  Request extends CallRequest<RouteOf<Table, Method, Path>> = CallRequest<RouteOf<Table, Method, Path>>,
->(
+/*
+ * A call's types name the client's API through `this` (`Of`, inferred from the client it is called on)
+ * rather than through the table itself: a type that held the table would be walked whole at every
+ * call, all of its routes, to put the call's path in.
+ */
+type Call<Table extends TableShape, Method extends ClientMethod> = <Path extends keyof Table[Method] & string, Of>(
+  this: Client<Of>,
   path: Path,
-  ...request: {} extends Request ? [request?: Request] : [request: Request]
-) => Promise<Answer<RouteOf<Table, Method, Path>>>;
+  ...request: CallArgs<RouteAt<RouteTable<Of>, Method, Path>>
+) => Promise<Answer<RouteAt<RouteTable<Of>, Method, Path>>>;
+
+type RouteAt<Table extends TableShape, Method extends ClientMethod, Path> = Path extends keyof Table[Method] ? RouteOf<Table, Method, Path> : never;
+
+/** The body of a route's 200 answer: a page, for a paged list. */
+type PageAt<R> = Extract<Answer<R>, { status: 200 }> extends { body: infer Page } ? Page : never;
 
 /**
  * A client of an API: one function per method, each taking a path template of the API and the call's
@@ -75,10 +79,11 @@ export interface Client<A = Api> {
    * @example
    * for await (const page of client.pages('/users/:userId/orders', { params: { userId: 1 }, query: { limit: 10 } })) console.log(page.items);
    */
-  pages<Path extends PagedPaths<RouteTable<A>> & string>(
+  pages<Path extends PagedPaths<RouteTable<A>> & string, Of>(
+    this: Client<Of>,
     path: Path,
-    ...request: CallArgs<RouteOf<RouteTable<A>, 'GET', Path>>
-  ): AsyncIterableIterator<Extract<Answer<RouteOf<RouteTable<A>, 'GET', Path>>, { status: 200 }> extends { body: infer Page } ? Page : never>;
+    ...request: CallArgs<RouteAt<RouteTable<Of>, 'GET', Path>>
+  ): AsyncIterableIterator<PageAt<RouteAt<RouteTable<Of>, 'GET', Path>>>;
 }
 
 /**

@@ -108,19 +108,12 @@ type ElementOf<List> = List extends readonly (infer Element)[] ? Element : never
 type MemberFacts<Member> = Member extends { readonly '~facts'?: infer Facts } ? Facts : never;
 
 /** What decides the outcomes of every route of an API. */
-interface ApiTraits {
-  auth: boolean;
-  authorize: boolean;
-  custom: boolean;
-  timeout: boolean;
+interface ApiTraits<Auth extends boolean = boolean, Authorize extends boolean = boolean, Custom extends boolean = boolean, Timeout extends boolean = boolean> {
+  auth: Auth;
+  authorize: Authorize;
+  custom: Custom;
+  timeout: Timeout;
 }
-
-type TraitsOf<Facts extends ApiShape> = {
-  auth: 'authenticate' extends Facts['options'] ? true : false;
-  authorize: 'authorize' extends Facts['options'] ? true : false;
-  custom: 'policy' extends Facts['options'] ? true : false;
-  timeout: Facts['timeout'] extends false ? false : true;
-};
 
 type ItemOperation = 'read' | 'replace' | 'update' | 'remove';
 type CollectionOperation = 'list' | 'create' | ItemOperation;
@@ -133,24 +126,32 @@ interface OperationMethods {
   remove: 'DELETE';
 }
 
-/** One entry of the table: where it is, and what its route is read from. */
-interface Entry<Method = string, Path = string, Source = unknown, Operation = unknown> {
+/** One entry of the table: where it is, what its route is read from, and what decides its outcomes. */
+interface Entry<Method = string, Path = string, Source = unknown, Operation = unknown, Traits = ApiTraits> {
   method: Method;
   path: Path;
   source: Source;
   operation: Operation;
+  traits: Traits;
 }
 
-type EntriesOf<Facts> = Facts extends { kind: 'endpoint'; method: infer Method extends string; path: infer Path extends string }
-  ? Entry<Method, Path, Facts, 'endpoint'>
+type EntriesOf<Facts, Traits> = Facts extends { kind: 'endpoint'; method: infer Method extends string; path: infer Path extends string }
+  ? Entry<Method, Path, Facts, 'endpoint', Traits>
   : Facts extends { kind: 'collection'; path: infer Path extends string; declared: infer Keys }
-    ? { [Op in Extract<Keys, CollectionOperation>]: Entry<OperationMethods[Op], Op extends 'list' | 'create' ? Path : `${Path}/:id`, Facts, Op> }[Extract<Keys, CollectionOperation>]
+    ? { [Op in Extract<Keys, CollectionOperation>]: Entry<OperationMethods[Op], Op extends 'list' | 'create' ? Path : `${Path}/:id`, Facts, Op, Traits> }[Extract<Keys, CollectionOperation>]
     : never;
 
 /** Every route of a typed API, by method and path template. */
-type TableOf<Facts extends ApiShape, Entries extends Entry = EntriesOf<MemberFacts<ElementOf<Facts['resources']> | ElementOf<Facts['endpoints']>>>> = {
-  [Method in ClientMethod]: { [E in Entries as E['method'] extends Method ? E['path'] & string : never]: E };
-} & { traits: TraitsOf<Facts> };
+type TableOf<Facts extends ApiShape, Traits extends ApiTraits, Entries extends Entry = EntriesOf<MemberFacts<ElementOf<Facts['resources']> | ElementOf<Facts['endpoints']>>, Traits>> = {
+  [Method in ClientMethod]: Settled<{ [E in Entries as E['method'] extends Method ? E['path'] & string : never]: E }>;
+};
+
+// The keys of a mapped type with `as` are worked out again, one per entry, each time they are asked
+// for; this copy keeps them as one union, so checking a call's path against them costs one lookup.
+type Settled<T> = { [K in keyof T]: T[K] };
+
+/** What every route table is: the entries of each method, by path template. */
+export type TableShape = { [Method in ClientMethod]: object };
 
 /**
  * The routes of an API by method and path template, with what decides their outcomes. An API whose
@@ -159,9 +160,30 @@ type TableOf<Facts extends ApiShape, Entries extends Entry = EntriesOf<MemberFac
  * @example
  * type Paths = keyof RouteTable<typeof api>['GET']; // '/users' | '/users/:id' | ...
  */
-export type RouteTable<A> = [FactsOf<A>] extends [infer Facts extends ApiShape] ? TableOf<Facts> : LooseTable;
+export type RouteTable<A> = [FactsOf<A>] extends [infer Facts extends ApiShape]
+  ? // The traits are four literal booleans written here, not an alias of the API's facts, which each route would walk again.
+    TableOf<
+      Facts,
+      ApiTraits<
+        'authenticate' extends Facts['options'] ? true : false,
+        'authorize' extends Facts['options'] ? true : false,
+        'policy' extends Facts['options'] ? true : false,
+        Facts['timeout'] extends false ? false : true
+      >
+    >
+  : LooseTable;
 
-type LooseTable = { [Method in ClientMethod]: Record<string, LooseRoute> } & { traits: ApiTraits };
+type LooseTable = { [Method in ClientMethod]: Record<string, LooseRoute> };
+
+/**
+ * The paths of the paged lists of a table: lists of collections that declare `page`.
+ *
+ * @example
+ * type Paged = PagedPaths<RouteTable<typeof api>>; // '/users/:userId/orders'
+ */
+export type PagedPaths<Table extends TableShape> = {
+  [Path in keyof Table['GET']]: Table['GET'][Path] extends { operation: 'list'; source: { page: infer Page } } ? ([Page] extends [undefined] ? never : Path) : never;
+}[keyof Table['GET']];
 
 // ---------------------------------------------------------------------------------------------------
 // One route, worked out from its entry when a program calls it.
@@ -172,11 +194,9 @@ type LooseTable = { [Method in ClientMethod]: Record<string, LooseRoute> } & { t
  * @example
  * type ReadUser = RouteOf<RouteTable<typeof api>, 'GET', '/users/:id'>;
  */
-export type RouteOf<Table, Method extends ClientMethod, Path> = Table extends { traits: infer Traits extends ApiTraits } & { [M in Method]: infer ByPath }
-  ? RouteOfEntry<ByPath[Path & keyof ByPath], Traits>
-  : never;
+export type RouteOf<Table extends TableShape, Method extends ClientMethod, Path extends keyof Table[Method]> = RouteOfEntry<Table[Method][Path]>;
 
-type RouteOfEntry<E, Traits extends ApiTraits> = E extends Entry<unknown, unknown, infer Source, infer Operation>
+type RouteOfEntry<E> = E extends Entry<unknown, unknown, infer Source, infer Operation, infer Traits extends ApiTraits>
   ? Operation extends 'endpoint'
     ? EndpointRoute<Source, Traits>
     : CollectionRoute<Source, Operation, Traits>

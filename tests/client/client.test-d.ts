@@ -152,6 +152,9 @@ describe('wrong calls do not compile', () => {
     await client.post('/searches/:kind', { params: { kind: 'posts' }, query: { limit: 1 }, body: { text: 'a' } });
     // @ts-expect-error: only paged lists have pages
     client.pages('/users');
+    const { get } = client;
+    // @ts-expect-error: a call is typed from the client it is made on; a detached one has none
+    await get('/users/:id', { params: { id: 1 } });
     const answer = await client.get('/users/:id', { params: { id: 1 } });
     // @ts-expect-error: the body is there only once the answer is narrowed to a success
     void answer.body;
