@@ -40,7 +40,7 @@ export const STACKS = ['schemas', 'restcanon', 'hono', 'ts-rest', 'elysia'];
 const NOUNS = [
   'projects', 'tasks', 'users', 'orders', 'invoices', 'customers', 'products', 'reviews', 'comments', 'tags',
   'teams', 'members', 'boards', 'cards', 'labels', 'files', 'folders', 'events', 'tickets', 'articles',
-  'authors', 'books', 'carts', 'payments', 'refunds', 'shipments', 'places', 'devices', 'sessions', 'notes',
+  'authors', 'books', 'carts', 'payments', 'refunds', 'shipments', 'places', 'devices', 'visits', 'notes',
   'messages', 'channels', 'groups', 'roles', 'permissions', 'reports', 'alerts', 'metrics', 'plans', 'subscriptions',
 ];
 
