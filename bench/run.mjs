@@ -7,6 +7,7 @@
  *   npm run bench -- router   # only the benchmarks whose name contains "router", then the page
  *   npm run bench -- http     # only the HTTP benchmark, then the page
  *   npm run bench -- peers    # only the peers benchmark (the same API on other stacks), then the page
+ *   npm run bench -- types    # only the type-checking cost of a generated API and its client, then the page
  *
  * To add a benchmark, add a `{ name, file }` entry and a `<!-- results: <name> -->` section to
  * page.template.md: `file` is relative to bench/, reports through lib/report.mjs under the same
@@ -30,6 +31,7 @@ const BENCHMARKS = [
   { name: 'load', file: 'load/index.mjs' },
   { name: 'hidden-item', file: 'security/hidden-item.mjs' },
   { name: 'size', file: 'size.mjs' },
+  { name: 'types', file: 'types/index.mjs' },
 ];
 
 const filter = process.argv[2];

@@ -5,7 +5,7 @@
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../core/endpoint.js';
-import { evaluate } from '../core/conditions.js';
+import { CACHE_HEADERS, dateSeconds, evaluate } from '../core/conditions.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
 import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
@@ -216,7 +216,7 @@ function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response:
     if (isFresh(req, response)) {
       // What RFC 9110 section 15.4.5 asks of a 304, and the CORS grant, without which a page cannot read it.
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) if (NOT_MODIFIED_HEADERS.has(name) || name.startsWith('access-control-')) headers[name] = value;
+      for (const [name, value] of Object.entries(response.headers)) if (name === 'etag' || CACHE_HEADERS.includes(name) || name.startsWith('access-control-')) headers[name] = value;
       if (headers.etag === undefined && response.headers['last-modified'] !== undefined) headers['last-modified'] = response.headers['last-modified'];
       return sendNodeResponse(res, { status: 304, headers, body: undefined, payload: undefined });
     }
@@ -224,14 +224,11 @@ function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response:
   sendNodeResponse(res, response);
 }
 
-const NOT_MODIFIED_HEADERS: ReadonlySet<string> = new Set(['etag', 'vary', 'cache-control', 'content-location', 'expires']);
-
 /** Whether a GET's copy is current (RFC 9110 section 13.2.2, steps 3 and 4), as the answer's validators say. */
 function isFresh(req: ExpressRequest, response: ApiResponse): boolean {
   const { etag, 'last-modified': lastModified } = response.headers;
   if (etag === undefined && lastModified === undefined) return false;
-  const time = lastModified === undefined ? Number.NaN : Date.parse(lastModified);
-  const current = { etag, lastModified, seconds: Number.isNaN(time) ? undefined : Math.floor(time / 1000) };
+  const current = { etag, lastModified, seconds: dateSeconds(lastModified) };
   const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
   return evaluate('GET', conditions, current) === 'notModified';
 }

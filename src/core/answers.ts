@@ -9,7 +9,7 @@ import type { Route } from './router.js';
 import { single } from './request.js';
 import type { Settings } from './settings.js';
 import { reportAside, type Compiled, type Exchange } from './steps.js';
-import { validatorsOf } from './conditions.js';
+import { CACHE_HEADERS, validatorsOf } from './conditions.js';
 import { linkHeader, pageOf } from './lists.js';
 import { splitUrl } from './request.js';
 
@@ -127,9 +127,6 @@ export function succeed(exchange: Exchange): ApiResponse {
   headers['content-type'] = format.contentType;
   return { status, headers, body, payload };
 }
-
-/** The headers of a 200 that its 304 carries too, besides the validators. */
-const CACHE_HEADERS = ['cache-control', 'content-location', 'expires', 'vary'];
 
 /** The operations whose answer is the item, and so carries its validators. */
 const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'update']);

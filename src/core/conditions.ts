@@ -156,10 +156,21 @@ const HTTP_DATES = [
 const ASCTIME = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})$/;
 
 /**
+ * The headers of a 200 that its 304 carries too (RFC 9110 section 15.4.5), besides the validators.
+ *
+ * @example
+ * for (const name of CACHE_HEADERS) if (ok.headers[name] !== undefined) notModified.headers[name] = ok.headers[name];
+ */
+export const CACHE_HEADERS: readonly string[] = ['cache-control', 'content-location', 'expires', 'vary'];
+
+/**
  * An HTTP date in whole seconds, or undefined for anything else, which the RFC says to ignore. Every
  * form is read as GMT, whatever the server's time zone.
+ *
+ * @example
+ * dateSeconds('Fri, 02 Jan 2026 03:04:05 GMT'); // 1767323045
  */
-function dateSeconds(value: string | string[] | undefined): number | undefined {
+export function dateSeconds(value: string | string[] | undefined): number | undefined {
   const text = single(value)?.trim();
   if (text === undefined) return undefined;
   let parts: (string | undefined)[] | undefined;

@@ -1,7 +1,7 @@
 import type { QueryRecord } from './contract.js';
 import type { InputIssue } from './errors.js';
 import type { StandardSchema } from './standard-schema.js';
-import { partValidator, type PartResult } from './validation.js';
+import { partValidator, toPointer, type PartResult } from './validation.js';
 
 /**
  * The conventions of a list: pages (by cursor or by offset), sorting and filtering by allow-list,
@@ -202,7 +202,7 @@ function validatorOf(filter: Readonly<Record<string, StandardSchema>>, name: str
 }
 
 function issue(name: string, detail: string): InputIssue {
-  return { in: 'query', pointer: `#/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, detail };
+  return { in: 'query', pointer: toPointer([name]), detail };
 }
 
 /** One value of a parameter; a repeated one is an issue. */
