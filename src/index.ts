@@ -87,6 +87,7 @@ export {
   type CollectionOperation,
   type FilterOf,
   type ItemParams,
+  type OperationDeclarations,
   type OperationDefinition,
   type OwnedOperation,
   type OwnerOption,

@@ -282,6 +282,7 @@ interface CollectionShape {
   public: unknown;
   declared: unknown;
   nested: unknown;
+  operations: { [Op in CollectionOperation]: { errors: unknown; response: unknown } };
 }
 
 type OwnOr<Own, Fallback> = [Own] extends [undefined] ? Fallback : Own;
@@ -316,9 +317,10 @@ type CollectionRoute<C, Op, Traits extends ApiTraits> = C extends CollectionShap
       CollectionParams<C['path'], C, Op>,
       Op extends 'list' ? ListQuery<C> : QueryInput,
       CollectionBody<C, Op>,
-      | CollectionSuccesses<C, Op, Out<C['item']>, Traits['custom']>
+      | CollectionSuccesses<C, Op, Out<C['item']>, C['operations'][Op & CollectionOperation]['response'], Traits['custom']>
       | FailureOf<
           | CommonErrors<Traits>
+          | keyof C['operations'][Op & CollectionOperation]['errors']
           | (C['nested'] extends true ? 'badRequest' | 'forbidden' | 'notFound' : never)
           | (Op extends ItemOperation ? 'badRequest' | 'notFound' : never)
           | (Op extends 'create' | 'replace' | 'update' ? 'badRequest' | 'payloadTooLarge' | 'unsupportedMediaType' : never)
@@ -334,7 +336,14 @@ type CollectionRoute<C, Op, Traits extends ApiTraits> = C extends CollectionShap
     >
   : LooseRoute;
 
-type CollectionSuccesses<C extends CollectionShape, Op, Item, Custom> = Op extends 'list'
+/** An operation's successes; one with its own `response` answers what that schema gives. */
+type CollectionSuccesses<C extends CollectionShape, Op, Item, Response, Custom> = [Response] extends [never]
+  ? ItemSuccesses<C, Op, Item, Custom>
+  : Op extends 'remove'
+    ? Success<StatusOf<'remove', Custom>, Out<Response>> | Success<StatusOf<'empty', Custom>, undefined>
+    : Success<StatusOf<Op & ('list' | 'create' | ItemOperation), Custom>, Out<Response>>;
+
+type ItemSuccesses<C extends CollectionShape, Op, Item, Custom> = Op extends 'list'
   ? Success<StatusOf<'list', Custom>, [C['page']] extends [undefined] ? Item[] : Page<Item>>
   : Op extends 'create'
     ? Success<StatusOf<'create', Custom>, Item>

@@ -101,7 +101,7 @@ type UpdateBodyOf<UpdateBody, PatchSchema, BodySchema> = OwnOr<UpdateBody, OwnOr
 export type ChildParam<Name extends string> = Name extends `${infer Stem}ies` ? `${Stem}yId` : Name extends `${infer Stem}s` ? `${Stem}Id` : `${Name}Id`;
 
 /** The options of an operation besides its handler. */
-interface OperationOptions<Ctx> {
+interface OperationOptions<Ctx, Errors extends DeclaredErrors = DeclaredErrors> {
   /** Reachable without a principal. */
   public?: boolean;
   /** A rule for this operation only, on top of the API's and the collection's. */
@@ -111,7 +111,7 @@ interface OperationOptions<Ctx> {
   /** Success outcomes the handler may choose with `ctx.outcome`, besides the operation's. */
   outcomes?: readonly ChosenOutcome[];
   /** The domain errors the handler throws, by outcome, for the documentation (`{ conflict: 'The slug is taken' }`). */
-  errors?: DeclaredErrors;
+  errors?: Errors;
 }
 
 /**
@@ -119,15 +119,41 @@ interface OperationOptions<Ctx> {
  * collection's `item`, unless the operation declares its own `response` (a list in an envelope, say).
  * `Own` holds the options only some operations take: create, replace and update take their own `body`.
  */
-export type OperationDefinition<Ctx, Result, Own extends object = {}> =
+export type OperationDefinition<Ctx, Result, Own extends object = {}, Errors extends DeclaredErrors = DeclaredErrors, Response extends StandardSchema = StandardSchema> =
   | ((ctx: Ctx) => Promisable<Result>)
-  | (OperationOptions<Ctx> & Own & { handle: (ctx: Ctx) => Promisable<Result>; response?: undefined })
-  | (OperationOptions<Ctx> &
+  | (OperationOptions<Ctx, Errors> & Own & { handle: (ctx: Ctx) => Promisable<Result>; response?: undefined })
+  | (OperationOptions<Ctx, Errors> &
       Own & {
         handle: (ctx: Ctx) => Promisable<unknown>;
         /** The body of this operation's success, instead of the collection's `item`. */
-        response: StandardSchema;
+        response: Response;
       });
+
+/**
+ * What each operation of a collection declares for itself: its `errors` and its `response` schema
+ * (`never` without one). `collection()` infers them, and `restcanon/client` reads them.
+ */
+export interface OperationDeclarations<
+  ListErrors extends DeclaredErrors = DeclaredErrors,
+  ReadErrors extends DeclaredErrors = DeclaredErrors,
+  CreateErrors extends DeclaredErrors = DeclaredErrors,
+  ReplaceErrors extends DeclaredErrors = DeclaredErrors,
+  UpdateErrors extends DeclaredErrors = DeclaredErrors,
+  RemoveErrors extends DeclaredErrors = DeclaredErrors,
+  ListResponse extends StandardSchema = StandardSchema,
+  ReadResponse extends StandardSchema = StandardSchema,
+  CreateResponse extends StandardSchema = StandardSchema,
+  ReplaceResponse extends StandardSchema = StandardSchema,
+  UpdateResponse extends StandardSchema = StandardSchema,
+  RemoveResponse extends StandardSchema = StandardSchema,
+> {
+  list: { errors: ListErrors; response: ListResponse };
+  read: { errors: ReadErrors; response: ReadResponse };
+  create: { errors: CreateErrors; response: CreateResponse };
+  replace: { errors: ReplaceErrors; response: ReplaceResponse };
+  update: { errors: UpdateErrors; response: UpdateResponse };
+  remove: { errors: RemoveErrors; response: RemoveResponse };
+}
 
 /** The option of create, replace and update besides the others: a body schema of their own. */
 interface OwnBody<Schema> {
@@ -179,6 +205,7 @@ export interface CollectionDefinition<
   Sort extends string = never,
   Filter extends Readonly<Record<string, StandardSchema>> = {},
   Public extends boolean | readonly CollectionOperation[] = boolean | readonly CollectionOperation[],
+  Ops extends OperationDeclarations<any, any, any, any, any, any, any, any, any, any, any, any> = OperationDeclarations,
 > {
   /** Schema of the `:id` segment (`/users/abc` is a 400 when it wants integers). Ids are strings without one. */
   id?: IdSchema;
@@ -238,13 +265,31 @@ export interface CollectionDefinition<
   lastModified?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item) => Date;
   /** Replace, update and remove need `If-Match` (or `If-Unmodified-Since`): 428 without one. */
   requireIfMatch?: boolean;
-  list?: OperationDefinition<ListCtx<Params, QuerySchema, Paged, Sort, Filter>, ListResult<ItemSchema>>;
-  read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>>;
-  create?: OperationDefinition<Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<CreateBody>>;
-  replace?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<ReplaceBody, BodySchema>>>, ResultOf<ItemSchema>, OwnBody<ReplaceBody>>;
-  update?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<UpdateBodyOf<UpdateBody, PatchSchema, BodySchema>>>, ResultOf<ItemSchema>, UpdateOptions<UpdateBody>>;
+  list?: OperationDefinition<ListCtx<Params, QuerySchema, Paged, Sort, Filter>, ListResult<ItemSchema>, {}, Ops['list']['errors'], Ops['list']['response']>;
+  read?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema>, {}, Ops['read']['errors'], Ops['read']['response']>;
+  create?: OperationDefinition<
+    Context<Params, QueryRecord, HeaderRecord, BodyOf<OwnOr<CreateBody, BodySchema>>>,
+    ResultOf<ItemSchema>,
+    OwnBody<CreateBody>,
+    Ops['create']['errors'],
+    Ops['create']['response']
+  >;
+  replace?: OperationDefinition<
+    Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<OwnOr<ReplaceBody, BodySchema>>>,
+    ResultOf<ItemSchema>,
+    OwnBody<ReplaceBody>,
+    Ops['replace']['errors'],
+    Ops['replace']['response']
+  >;
+  update?: OperationDefinition<
+    Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, BodyOf<UpdateBodyOf<UpdateBody, PatchSchema, BodySchema>>>,
+    ResultOf<ItemSchema>,
+    UpdateOptions<UpdateBody>,
+    Ops['update']['errors'],
+    Ops['update']['response']
+  >;
   /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
-  remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean>;
+  remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean, {}, Ops['remove']['errors'], Ops['remove']['response']>;
 }
 
 /** The params of an item: the ancestors' and its own `id`. */
@@ -288,14 +333,26 @@ export interface Collection<ParentParams = {}, Facts = unknown> extends Resource
     Filter extends Readonly<Record<string, StandardSchema>> = {},
     const Public extends boolean | readonly CollectionOperation[] = false,
     const Keys extends string = never,
+    ListErrors extends DeclaredErrors = {},
+    ReadErrors extends DeclaredErrors = {},
+    CreateErrors extends DeclaredErrors = {},
+    ReplaceErrors extends DeclaredErrors = {},
+    UpdateErrors extends DeclaredErrors = {},
+    RemoveErrors extends DeclaredErrors = {},
+    ListResponse extends StandardSchema = never,
+    ReadResponse extends StandardSchema = never,
+    CreateResponse extends StandardSchema = never,
+    ReplaceResponse extends StandardSchema = never,
+    UpdateResponse extends StandardSchema = never,
+    RemoveResponse extends StandardSchema = never,
   >(
     name: Name,
-    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public> & {
+    definition: CollectionDefinition<ParentParams, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, OperationDeclarations<ListErrors, ReadErrors, CreateErrors, ReplaceErrors, UpdateErrors, RemoveErrors, ListResponse, ReadResponse, CreateResponse, ReplaceResponse, UpdateResponse, RemoveResponse>> & {
       [K in Keys]?: unknown;
     },
   ): Collection<
     ChildParams<ParentParams, IdSchema, Param>,
-    CollectionFacts<`${ItemTemplate<Facts>}/${Name}`, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, true>
+    CollectionFacts<`${ItemTemplate<Facts>}/${Name}`, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, true, OperationDeclarations<ListErrors, ReadErrors, CreateErrors, ReplaceErrors, UpdateErrors, RemoveErrors, ListResponse, ReadResponse, CreateResponse, ReplaceResponse, UpdateResponse, RemoveResponse>>
   >;
 }
 
@@ -307,7 +364,7 @@ type ItemTemplate<Facts> = Facts extends { path: infer Path extends string; para
  * them to type calls and answers. `declared` holds the keys of its definition (its operations, and
  * options such as `owner`, `etag` or `page`); `nested` is true below another collection.
  */
-export interface CollectionFacts<Path, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, Nested> {
+export interface CollectionFacts<Path, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, Nested, Ops> {
   kind: 'collection';
   path: Path;
   param: Param;
@@ -325,6 +382,8 @@ export interface CollectionFacts<Path, Param, IdSchema, BodySchema, PatchSchema,
   public: Public;
   declared: Keys;
   nested: Nested;
+  /** What each operation declares for itself: its `errors` and `response`. */
+  operations: Ops;
 }
 
 interface Level {
@@ -375,12 +434,24 @@ export function collection<
   Filter extends Readonly<Record<string, StandardSchema>> = {},
   const Public extends boolean | readonly CollectionOperation[] = false,
   const Keys extends string = never,
+  ListErrors extends DeclaredErrors = {},
+  ReadErrors extends DeclaredErrors = {},
+  CreateErrors extends DeclaredErrors = {},
+  ReplaceErrors extends DeclaredErrors = {},
+  UpdateErrors extends DeclaredErrors = {},
+  RemoveErrors extends DeclaredErrors = {},
+  ListResponse extends StandardSchema = never,
+  ReadResponse extends StandardSchema = never,
+  CreateResponse extends StandardSchema = never,
+  ReplaceResponse extends StandardSchema = never,
+  UpdateResponse extends StandardSchema = never,
+  RemoveResponse extends StandardSchema = never,
 >(
   name: Name,
-  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public> & { [K in Keys]?: unknown },
+  definition: CollectionDefinition<{}, IdSchema, BodySchema, PatchSchema, QuerySchema, Param, Item, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, OperationDeclarations<ListErrors, ReadErrors, CreateErrors, ReplaceErrors, UpdateErrors, RemoveErrors, ListResponse, ReadResponse, CreateResponse, ReplaceResponse, UpdateResponse, RemoveResponse>> & { [K in Keys]?: unknown },
 ): Collection<
   ChildParams<{}, IdSchema, Param>,
-  CollectionFacts<`/${Name}`, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, false>
+  CollectionFacts<`/${Name}`, Param, IdSchema, BodySchema, PatchSchema, QuerySchema, ItemSchema, CreateBody, ReplaceBody, UpdateBody, Paged, Sort, Filter, Public, Keys, false, OperationDeclarations<ListErrors, ReadErrors, CreateErrors, ReplaceErrors, UpdateErrors, RemoveErrors, ListResponse, ReadResponse, CreateResponse, ReplaceResponse, UpdateResponse, RemoveResponse>>
 > {
   // The facts are types only: a collection without them fits every `Collection<Params, Facts>`.
   return build([], name, definition as unknown as Level['definition']) as Collection<any, never>;

@@ -30,6 +30,7 @@ const orders = users.collection('orders', {
   page: { by: 'cursor' },
   list: () => [],
   create: () => ({ id: 1, item: 'x' }),
+  remove: { response: z.object({ removed: z.number() }), errors: { gone: 'Already removed', conflict: 'Shipped' }, handle: () => ({ removed: 1 }) },
 });
 const notes = collection('notes', {
   body: NewUser,
@@ -68,8 +69,18 @@ describe('collection operations', () => {
 
   it('create: the body input, 201, and the declared errors', async () => {
     const answer = await client.post('/users', { body: { name: 'Ada' } });
-    expectTypeOf<Statuses<typeof answer>>().toEqualTypeOf<201 | 400 | 401 | 403 | 406 | 413 | 415 | 500 | 503>();
+    expectTypeOf<Statuses<typeof answer>>().toEqualTypeOf<201 | 400 | 401 | 403 | 406 | 409 | 413 | 415 | 500 | 503>();
+    if (answer.status === 409) expectTypeOf(answer.problem.code).toEqualTypeOf<'RC_CONFLICT'>();
     expectTypeOf(bodyOf(answer)).toEqualTypeOf<UserOut>();
+  });
+
+  it("an operation's own response and errors, and only that operation's", async () => {
+    const removed = await client.delete('/users/:userId/orders/:id', { params: { userId: 1, id: 2 } });
+    if (removed.status === 200) expectTypeOf(removed.body).toEqualTypeOf<{ removed: number }>();
+    expectTypeOf<Codes<Extract<typeof removed, { status: 409 | 410 }>>>().toEqualTypeOf<'RC_CONFLICT' | 'RC_GONE'>();
+    const created = await client.post('/users/:userId/orders', { params: { userId: 1 }, body: { item: 'x' } });
+    expectTypeOf<Extract<Statuses<typeof created>, 409 | 410>>().toEqualTypeOf<never>();
+    if (created.status === 201) expectTypeOf(created.body).toEqualTypeOf<{ id: number; item: string }>();
   });
 
   it('replace, update (patch schema) and remove', async () => {
