@@ -148,13 +148,14 @@ describe('the packed package, installed from its tarball', () => {
 
   /**
    * A project that type-checks restcanon's declarations with its own (`skipLibCheck: false`), as
-   * `node16` resolves them for its kind of module: `.d.cts` for CommonJS, `.d.ts` for ESM.
+   * `node16` resolves them for its kind of module: `.d.cts` for CommonJS, `.d.ts` for ESM, and
+   * writes declarations of its own, which must name every type its exported API and client hold.
    */
   async function typeCheck(kind: 'commonjs' | 'module'): Promise<string> {
     const project = path.join(consumer, `types-${kind}`);
     await mkdir(project, { recursive: true });
     await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: `types-${kind}`, private: true, type: kind }));
-    const compilerOptions = { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')] };
+    const compilerOptions = { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, skipLibCheck: false, declaration: true, emitDeclarationOnly: true, outDir: 'types', types: ['node'], typeRoots: [path.join(root, 'node_modules', '@types')] };
     await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['api.ts'] }));
     await writeFile(path.join(project, 'api.ts'), TYPED_CONSUMER);
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -191,7 +192,7 @@ const notes = collection('notes', {
   authorize: async () => true,
 });
 const health = endpoint('GET', '/users/:userId/health', { handle: (ctx) => ({ user: ctx.params.userId }) });
-const api = createApi({ resources: [notes], endpoints: [health], authenticate: async () => null });
+export const api = createApi({ resources: [notes], endpoints: [health], authenticate: async () => null });
 const userId: string = (null as unknown as Context<{ userId: string }>).params.userId;
 // @ts-expect-error: a handler's params hold only the path's names
 endpoint('GET', '/users/:userId', { handle: (ctx) => ctx.params.id });
@@ -199,7 +200,7 @@ export const listener = toNodeListener(api);
 export const mounts = [toExpress(api), toFastify(api), toFetch(api)];
 export const client = createTestClient(api);
 export const document = createOpenApiDocument(api, { info: { title: 'notes', version: '1.0.0' } });
-const typed = createClient<typeof api>({ api });
+export const typed = createClient<typeof api>({ api });
 export const note = typed.get('/notes/:id', { params: { id: 1 } }).then((answer) => (answer.ok ? answer.body : answer.problem.code));
 // @ts-expect-error: the API has no such path
 typed.get('/nothing');
