@@ -24,7 +24,7 @@ async function gzippedSize(source: string): Promise<number> {
 }
 
 const KIB = 1024;
-const CLIENT_BUDGET = 1.5 * KIB;
+const CLIENT_BUDGET = 2 * KIB;
 
 // What a user's bundle pays for restcanon: the core alone and beside an adapter, minified and
 // gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a

@@ -31,9 +31,10 @@ export interface ClientOptions {
   etags?: boolean;
 }
 
-/** The request of a call, from its route: `params` when the path has any, `body` when the route takes one. */
+/** The request of a call, from its route: `params` when the path has any, `query` when its schema needs one, `body` when the route takes one. */
 export type CallRequest<R> = [R] extends [Route<infer Params, infer Query, infer Body>]
-  ? ({} extends Params ? { params?: Params } : { params: Params }) & { query?: Query; headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
+  ? ({} extends Params ? { params?: Params } : { params: Params }) &
+      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
 /** The request argument of a call: required when the request has a required part. */
@@ -119,6 +120,9 @@ export function bodyOf<A extends Success | Failure>(answer: A): Extract<A, { ok:
 
 const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags'];
 
+/** A JSON media type: `application/json`, or any `+json` (`application/problem+json`), in any case. */
+const isJson = (type: string): boolean => /^[^;]*[/+]json\s*(;|$)/i.test(type);
+
 interface Kept {
   etag: string;
   body: unknown;
@@ -144,20 +148,26 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) throw new TypeError(`createClient(): unknown option "${key}"; the options are ${OPTIONS.join(', ')}`);
   const { baseUrl, api, etags } = options;
   if ((baseUrl === undefined) === (api === undefined)) throw new TypeError('createClient() needs exactly one of "baseUrl" (the URL of the API, basePath included) and "api" (to call api.handle in memory)');
+  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || /[?#]/.test(baseUrl))) throw new TypeError('createClient(): "baseUrl" is the URL of the API as a string, without a query or fragment');
   const root = baseUrl ?? api!.basePath;
   const base = root.endsWith('/') ? root.slice(0, -1) : root;
+  // Kept ETags and bodies by URL and credentials: one caller's copy is never another's.
   const kept = new Map<string, Kept>();
 
-  async function exchange(method: string, url: string, parts: CallParts, key = url): Promise<Success | Failure> {
+  async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
     const headers: Record<string, string> = {};
     for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
     let body: string | undefined;
     if (parts.body !== undefined) {
-      body = JSON.stringify(parts.body);
+      // A string under a type of the call's own that is not JSON (text/csv) is sent as it is.
+      body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
       headers['content-type'] ??= 'application/json';
     }
+    const key = `${path}\n${headers.authorization ?? ''}\n${headers.cookie ?? ''}`;
     const known = etags ? kept.get(key) : undefined;
-    if (known !== undefined) headers[method === 'GET' ? 'if-none-match' : 'if-match'] ??= known.etag;
+    if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
+    // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
+    if (known !== undefined && method !== 'GET' && !known.etag.startsWith('W/')) headers['if-match'] ??= known.etag;
     let status: number;
     let answerHeaders: Headers;
     let text: string;
@@ -174,21 +184,34 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       answerHeaders = new Headers(response.headers);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
     }
-    const value = text === '' ? undefined : /[/+]json\b/.test(answerHeaders.get('content-type') ?? '') ? JSON.parse(text) : text;
-    if (status >= 400) return { ok: false, status, headers: answerHeaders, problem: value as Problem };
+    let value: unknown = text === '' ? undefined : text;
+    if (value !== undefined && isJson(answerHeaders.get('content-type') ?? '')) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // Malformed JSON stays the text it is.
+      }
+    }
+    if (status >= 400) {
+      // An error that is no problem body (a proxy's HTML page, nothing at all) gets one, with the text as its detail.
+      const problem = typeof value === 'object' && value !== null ? value : { type: 'about:blank', title: '', status, ...(value === undefined ? {} : { detail: value }) };
+      return { ok: false, status, headers: answerHeaders, problem: problem as Problem };
+    }
     if (etags) {
+      if (status === 304 && known?.body !== undefined) return { ok: true, status, headers: answerHeaders, body: known.body };
       const etag = answerHeaders.get('etag');
-      if (status === 304 && known !== undefined) return { ok: true, status, headers: answerHeaders, body: known.body };
-      if (method === 'DELETE') kept.delete(key);
-      else if (etag !== null && method !== 'POST') kept.set(key, { etag, body: value });
+      // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
+      if (etag === null || method === 'DELETE' || method === 'POST') kept.delete(key);
+      else kept.set(key, { etag, body: method === 'GET' ? value : undefined });
     }
     return { ok: true, status, headers: answerHeaders, body: value };
   }
 
-  function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
+  async function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
     const url = path.replace(/:(\w+)/g, (_, name: string) => {
-      const value = parts.params?.[name];
-      if (value === undefined) throw new TypeError(`${method} ${path}: the param "${name}" is missing`);
+      const value = String(parts.params?.[name] ?? '');
+      // URLs read `.` and `..` (even percent-encoded) as steps up the path, to another resource.
+      if (value === '' || value === '.' || value === '..') throw new TypeError(`${method} ${path}: the param "${name}" is missing, empty, "." or ".."`);
       return encodeURIComponent(value);
     });
     const search = new URLSearchParams();
@@ -199,13 +222,21 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
 
   async function* pages(path: string, parts: CallParts = {}): AsyncGenerator<unknown> {
     let answer = await call('GET', path, parts);
+    const followed = new Set<string>();
     for (;;) {
       if (!answer.ok) throw new ClientError(answer);
       yield answer.body;
       const next = (answer.body as { next?: string | null }).next;
       if (typeof next !== 'string') return;
       // `next` is a path the server gave, its basePath included: from the origin of baseUrl over HTTP, as it is in memory.
-      answer = await exchange('GET', api === undefined ? new URL(next, base).href : next, { headers: parts.headers ?? {} });
+      // A link to anywhere else is refused: the client's headers (credentials) go only to the API.
+      const url = api === undefined ? new URL(next, base) : undefined;
+      if (url === undefined ? !next.startsWith('/') || next.startsWith('//') : url.origin !== new URL(base).origin) {
+        throw new TypeError(`pages(): the next link ${JSON.stringify(next)} leads away from the API; it is not followed`);
+      }
+      if (followed.has(next)) throw new TypeError(`pages(): the next link ${JSON.stringify(next)} came before; the pages would never end`);
+      followed.add(next);
+      answer = await exchange('GET', url?.href ?? next, { headers: parts.headers ?? {} });
     }
   }
 

@@ -232,10 +232,11 @@ type EndpointRoute<F, Traits extends ApiTraits> = F extends {
           | (Traits['auth'] extends true ? 'badRequest' | (IsPublic extends true ? never : 'unauthorized') : never)
           | (Method extends 'POST' | 'PUT' | 'PATCH' ? 'badRequest' : never)
           | ([BodySchema] extends [undefined] ? never : 'payloadTooLarge' | 'unsupportedMediaType' | 'badRequest')
-          | ([ParamsSchema | QuerySchema] extends [undefined] ? never : 'badRequest')
+          | ([ParamsSchema | QuerySchema] extends [undefined] ? ('headers' extends Keys ? 'badRequest' : never) : 'badRequest')
           | ('authorize' extends Keys ? 'forbidden' : Traits['authorize'] extends true ? 'forbidden' : never)
           | ('conditional' extends Keys ? 'notFound' | 'preconditionFailed' | (Method extends 'GET' ? never : 'preconditionRequired') : never)
-          | (Path extends `${string}:${string}` ? ([Declared] extends [never] ? DefaultOperation[Method & keyof DefaultOperation] : Declared) extends ItemOperation ? 'notFound' : never : never)
+          // An item operation whose handler gives nothing answers 404, with params or without.
+          | (([Declared] extends [never] ? DefaultOperation[Method & keyof DefaultOperation] : Declared) extends ItemOperation ? 'notFound' : never)
           | Errors,
           Traits['custom']
         >
@@ -326,8 +327,8 @@ type CollectionRoute<C, Op, Traits extends ApiTraits> = C extends CollectionShap
           | (Op extends 'create' | 'replace' | 'update' ? 'badRequest' | 'payloadTooLarge' | 'unsupportedMediaType' : never)
           | (Op extends 'list' ? ([C['query'] | C['page']] extends [undefined] ? ([C['sort']] extends [never] ? ({} extends C['filter'] ? never : 'badRequest') : 'badRequest') : 'badRequest') : never)
           | (Traits['auth'] extends true ? 'badRequest' | (IsPublic<C['public'], Op> extends true ? never : 'unauthorized') : never)
-          // An operation's own `authorize` is not in the collection's facts: where callers are known, any operation may refuse one.
-          | (Traits['auth'] | Traits['authorize'] extends false ? ('authorize' extends C['declared'] ? 'forbidden' : never) : 'forbidden')
+          // An operation's own `authorize` is not in the collection's facts: any operation may refuse the caller.
+          | 'forbidden'
           | ('owner' extends C['declared'] ? (Op extends ItemOperation ? 'forbidden' : Op extends 'list' ? ('filter' extends C['declared'] ? 'forbidden' : never) : never) : never)
           | (Op extends ItemOperation ? ([Extract<C['declared'], 'etag' | 'lastModified'>] extends [never] ? never : 'preconditionFailed') : never)
           | (Op extends 'replace' | 'update' | 'remove' ? ('requireIfMatch' extends C['declared'] ? 'preconditionRequired' : never) : never),

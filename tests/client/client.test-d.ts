@@ -116,7 +116,25 @@ describe('endpoints', () => {
     const answer = await client.get('/health');
     expectTypeOf<Extract<typeof answer, { status: 401 }>>().toBeNever();
     if (answer.ok) expectTypeOf(answer.body).toEqualTypeOf<{ ok: boolean }>();
-    expectTypeOf<Statuses<typeof answer>>().toEqualTypeOf<200 | 400 | 406 | 500 | 503>();
+    // A read whose handler gives nothing answers 404.
+    expectTypeOf<Statuses<typeof answer>>().toEqualTypeOf<200 | 400 | 404 | 406 | 500 | 503>();
+  });
+
+  it('a required query must be given, and a headers schema can answer 400', async () => {
+    const find = endpoint('GET', '/finds', { query: z.object({ q: z.string() }), handle: () => [] as string[] });
+    const config = endpoint('GET', '/config', { public: true, headers: z.object({ 'x-tenant': z.string() }), handle: () => ({ theme: 'dark' }) });
+    const tenant = collection('secrets', { read: { authorize: () => false, handle: () => undefined } });
+    const small = createApi({ resources: [tenant], endpoints: [find, config], timeout: false });
+    const typed = createClient<typeof small>({ api: small });
+    // @ts-expect-error: the query schema needs q
+    await typed.get('/finds');
+    const found = await typed.get('/finds', { query: { q: 'a' } });
+    expectTypeOf<Statuses<typeof found>>().toEqualTypeOf<200 | 400 | 404 | 406 | 500>();
+    const configured = await typed.get('/config', { headers: { 'x-tenant': 't' } });
+    expectTypeOf<Statuses<typeof configured>>().toEqualTypeOf<200 | 400 | 404 | 406 | 500>();
+    // An operation's own authorize answers 403, with no authenticate in the API.
+    const secret = await typed.get('/secrets/:id', { params: { id: 's' } });
+    expectTypeOf<Extract<Statuses<typeof secret>, 403>>().toEqualTypeOf<403>();
   });
 
   it('params schemas, query, body and declared errors with literal codes', async () => {
@@ -133,7 +151,7 @@ describe('endpoints', () => {
     expectTypeOf(answer.status).toEqualTypeOf<number>();
     const plain = createApi({ endpoints: [health], timeout: false });
     const strict = await createClient<typeof plain>({ api: plain }).get('/health');
-    expectTypeOf<Statuses<typeof strict>>().toEqualTypeOf<200 | 406 | 500>();
+    expectTypeOf<Statuses<typeof strict>>().toEqualTypeOf<200 | 404 | 406 | 500>();
   });
 
   it('an untyped API takes any path and answers loosely', async () => {

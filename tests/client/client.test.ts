@@ -94,8 +94,135 @@ describe.each(['http', 'memory'] as const)('the demo API through the client (%s)
   });
 });
 
+describe('pages and links that lead away from the API', () => {
+  const api = createApi({ resources: [collection('numbers', { page: { by: 'offset' }, list: () => [] })] });
+
+  /** A server that answers every request with `body` as JSON, and counts the requests it gets. */
+  async function answering(body: unknown): Promise<{ url: string; requests: () => number; authorization: () => string | undefined }> {
+    let count = 0;
+    let authorization: string | undefined;
+    const server = createServer((request, response) => {
+      count += 1;
+      authorization = request.headers.authorization;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(body));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => count, authorization: () => authorization };
+  }
+
+  it.each(['absolute', 'protocol-relative'])('never follows a %s next link to another origin, so the credentials stay with the API', async (form) => {
+    const elsewhere = await answering({ items: [], next: null });
+    const next = form === 'absolute' ? `${elsewhere.url}/steal` : `//${elsewhere.url.slice('http://'.length)}/steal`;
+    const server = await answering({ items: [1], next, prev: null });
+    const client = createClient<typeof api>({ baseUrl: server.url, headers: { authorization: 'Bearer secret' } });
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const page of client.pages('/numbers')) seen.push(page.items);
+    };
+    await expect(walk()).rejects.toThrow(/leads away from the API/);
+    expect(seen).toEqual([[1]]);
+    expect(server.authorization()).toBe('Bearer secret');
+    expect(elsewhere.requests()).toBe(0);
+  });
+
+  it('in memory, follows only paths', async () => {
+    // The same route, answering a page whose next link names another host.
+    const hostile = createApi({ endpoints: [endpoint('GET', '/numbers', { handle: () => ({ items: [1], next: 'http://elsewhere.example/numbers', prev: null }) })] });
+    const walk = async () => {
+      for await (const page of createClient<typeof api>({ api: hostile }).pages('/numbers')) expect(page.items).toEqual([1]);
+    };
+    await expect(walk()).rejects.toThrow(/leads away from the API/);
+  });
+});
+
+describe('what the client sends and keeps, against hostile or odd input', () => {
+  it('keeps ETags per caller: a 304 never answers one user with the body another was sent', async () => {
+    const profiles = collection('profiles', {
+      item: z.object({ id: z.string(), owner: z.string(), version: z.number() }),
+      etag: (profile) => String(profile.version),
+      read: (ctx) => ({ id: 'me', owner: String((ctx.principal as { id: string }).id), version: 1 }),
+    });
+    const api = createApi({ resources: [profiles], authenticate: (request) => ({ id: String(request.headers?.authorization).slice('Bearer '.length) }) });
+    const client = createClient<typeof api>({ baseUrl: await serve(api), etags: true });
+    const alice = await client.get('/profiles/:id', { params: { id: 'me' }, headers: { authorization: 'Bearer alice' } });
+    const bob = await client.get('/profiles/:id', { params: { id: 'me' }, headers: { authorization: 'Bearer bob' } });
+    expect([alice.status, bob.status]).toEqual([200, 200]);
+    expect(bodyOf(bob)).toMatchObject({ owner: 'bob' });
+    const again = await client.get('/profiles/:id', { params: { id: 'me' }, headers: { authorization: 'Bearer alice' } });
+    expect(again).toMatchObject({ status: 304, body: { owner: 'alice' } });
+  });
+
+  it('refuses a param of ., .. or nothing, which a URL would read as another resource, and sends no request', async () => {
+    const seen: string[] = [];
+    const files = collection('files', { list: () => (seen.push('list'), []), read: (ctx) => (seen.push(ctx.params.id), { id: ctx.params.id }), remove: () => true });
+    const api = createApi({ resources: [files] });
+    const client = createClient<typeof api>({ baseUrl: await serve(api) });
+    for (const id of ['..', '.', '']) await expect(client.get('/files/:id', { params: { id } })).rejects.toThrow(/missing, empty, "\." or "\.\."/);
+    await expect(client.delete('/files/:id', { params: { id: '..' } })).rejects.toThrow(TypeError);
+    expect((await client.get('/files/:id', { params: { id: 'a.b' } })).status).toBe(200);
+    expect(seen).toEqual(['a.b']);
+  });
+
+  it('does not send a weak ETag as If-Match, which would fail every change', async () => {
+    const doc = { id: 1, text: 'a', version: 1 };
+    const docs = collection('docs', {
+      body: z.object({ text: z.string() }),
+      etag: (item) => `W/"${(item as typeof doc).version}"`,
+      read: () => doc,
+      replace: (ctx) => Object.assign(doc, ctx.body, { version: doc.version + 1 }),
+    });
+    const api = createApi({ resources: [docs] });
+    const client = createClient<typeof api>({ api, etags: true });
+    expect((await client.get('/docs/:id', { params: { id: 1 } })).status).toBe(200);
+    expect((await client.put('/docs/:id', { params: { id: 1 }, body: { text: 'b' } })).status).toBe(200);
+  });
+
+  it('reads malformed JSON and error bodies that are not problems without rejecting', async () => {
+    const server = createServer((request, response) => {
+      if (request.url === '/broken') response.writeHead(500, { 'content-type': 'Application/JSON' }).end('{"broken');
+      else if (request.url === '/html') response.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>');
+      else if (request.url === '/empty') response.writeHead(500).end();
+      else response.writeHead(200, { 'content-type': 'APPLICATION/JSON; charset=utf-8' }).end('{"ok":true}');
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    expect(await client.get('/broken')).toMatchObject({ ok: false, status: 500, problem: { status: 500, detail: '{"broken' } });
+    expect(await client.get('/html')).toMatchObject({ ok: false, status: 502, problem: { type: 'about:blank', status: 502, detail: '<h1>Bad Gateway</h1>' } });
+    const empty = await client.get('/empty');
+    expect(empty).toMatchObject({ ok: false, status: 500, problem: { type: 'about:blank', status: 500 } });
+    expect(await client.get('/ok')).toMatchObject({ ok: true, body: { ok: true } });
+  });
+
+  it('sends a string body under a non-JSON type as it is', async () => {
+    const imports = endpoint('POST', '/imports', { body: 'unvalidated', consumes: ['text/csv'], handle: (ctx) => ({ got: ctx.body }) });
+    const api = createApi({ endpoints: [imports] });
+    const client = createClient<typeof api>({ baseUrl: await serve(api) });
+    const answer = await client.post('/imports', { body: 'a,b\n1,2', headers: { 'content-type': 'text/csv' } });
+    expect(answer).toMatchObject({ status: 200, body: { got: 'a,b\n1,2' } });
+  });
+
+  it('stops at a next link that came before', async () => {
+    const looping = createApi({ endpoints: [endpoint('GET', '/numbers', { handle: () => ({ items: [1], next: '/numbers', prev: null }) })] });
+    const api = createApi({ resources: [collection('numbers', { page: { by: 'offset' }, list: () => [] })] });
+    const seen: unknown[] = [];
+    const walk = async () => {
+      for await (const page of createClient<typeof api>({ api: looping }).pages('/numbers')) seen.push(page.items);
+    };
+    await expect(walk()).rejects.toThrow(/came before/);
+    expect(seen).toEqual([[1], [1]]);
+  });
+});
+
 describe('createClient options', () => {
   const api = createApi({ endpoints: [endpoint('GET', '/ping', { handle: () => 'pong' })] });
+
+  it('refuses a baseUrl with a query or a fragment', () => {
+    expect(() => createClient({ baseUrl: 'https://api.example/api?key=1' })).toThrow(/without a query or fragment/);
+    expect(() => createClient({ baseUrl: 'https://api.example/api#x' })).toThrow(TypeError);
+  });
 
   it('needs exactly one of baseUrl and api, and refuses unknown options', () => {
     expect(() => createClient({})).toThrow(TypeError);
