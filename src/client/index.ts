@@ -1,9 +1,11 @@
 /**
  * restcanon/client: a typed client of an API, from the API's own type and nothing else. It uses only
- * the Fetch API (or an API's `handle`, in memory) and imports nothing of the core at run time.
+ * the Fetch API (or an API's `handle`, in memory); of the core it loads only `buildPath`, so a path is
+ * filled in as the server fills its own.
  */
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
+import { buildPath } from '../core/path.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
 export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
@@ -208,12 +210,12 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   }
 
   async function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
-    const url = path.replace(/:(\w+)/g, (_, name: string) => {
-      const value = String(parts.params?.[name] ?? '');
+    for (const [name, value] of Object.entries(parts.params ?? {})) {
       // URLs read `.` and `..` (even percent-encoded) as steps up the path, to another resource.
-      if (value === '' || value === '.' || value === '..') throw new TypeError(`${method} ${path}: the param "${name}" is missing, empty, "." or ".."`);
-      return encodeURIComponent(value);
-    });
+      if (value === '' || value === '.' || value === '..') throw new TypeError(`${method} ${path}: the param "${name}" is empty, "." or ".."`);
+    }
+    // The server's own way of filling a template: the same param names, percent-encoded, a missing one a TypeError.
+    const url = buildPath(path, parts.params ?? {});
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(parts.query ?? {})) for (const one of [value ?? []].flat()) search.append(name, String(one));
     const query = String(search) === '' ? '' : `?${search}`;

@@ -159,7 +159,9 @@ describe('what the client sends and keeps, against hostile or odd input', () => 
     const files = collection('files', { list: () => (seen.push('list'), []), read: (ctx) => (seen.push(ctx.params.id), { id: ctx.params.id }), remove: () => true });
     const api = createApi({ resources: [files] });
     const client = createClient<typeof api>({ baseUrl: await serve(api) });
-    for (const id of ['..', '.', '']) await expect(client.get('/files/:id', { params: { id } })).rejects.toThrow(/missing, empty, "\." or "\.\."/);
+    for (const id of ['..', '.', '']) await expect(client.get('/files/:id', { params: { id } })).rejects.toThrow(/the param "id" is empty, "\." or "\.\."/);
+    // @ts-expect-error: the params are missing
+    await expect(client.get('/files/:id')).rejects.toThrow(/no value for ":id"/);
     await expect(client.delete('/files/:id', { params: { id: '..' } })).rejects.toThrow(TypeError);
     expect((await client.get('/files/:id', { params: { id: 'a.b' } })).status).toBe(200);
     expect(seen).toEqual(['a.b']);
