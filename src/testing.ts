@@ -4,26 +4,66 @@
 import type { ApiRequest, ApiResponse, HeaderRecord, QueryRecord } from './core/contract.js';
 import { RequestContext } from './core/context.js';
 import type { AnyContext, Context, Endpoint } from './core/endpoint.js';
+import type { PageRequest, SortField } from './core/lists.js';
 import { checkOptions } from './core/options.js';
 import { createApi, type Api, type ApiOptions } from './core/api.js';
 
 /**
- * A context for calling a handler directly: every part you leave out is empty. What the handler sets
- * with `ctx.set` and `ctx.outcome` is in `ctx.reply`.
+ * The parts of a {@link createTestContext} context: a handler's input, and what the pipeline hands a
+ * collection's handlers besides it: the `item` it loaded (a merge patch's update, an owner's check),
+ * and a list's `page`, `sort` and `filter`.
+ *
+ * @example
+ * const parts: TestContextParts<{ id: number }, {}, {}, { name: string }, { id: number }, never, never, {}> = { params: { id: 1 }, body: { name: 'Ada' }, item: { id: 1, name: 'Ad' } };
+ */
+export interface TestContextParts<Params, Query, Headers, Body, Caller, Paged, Sort extends string, Filter> {
+  params?: Params;
+  query?: Query;
+  headers?: Headers;
+  body?: Body;
+  principal?: Caller;
+  request?: ApiRequest;
+  item?: unknown;
+  page?: Paged;
+  sort?: SortField<Sort>[];
+  filter?: Filter;
+}
+
+/**
+ * A context for calling a handler directly: every part you leave out is empty (`sort` is `[]`,
+ * `filter` is `{}`, `page` and `item` are undefined). A collection's handlers read `ctx.item`,
+ * `ctx.page`, `ctx.sort` and `ctx.filter` too: give them here as the pipeline would. What the
+ * handler sets with `ctx.set` and `ctx.outcome` is in `ctx.reply`.
  *
  * @example
  * const ctx = createTestContext({ params: { id: 7 }, principal: { id: 1 } });
  * expect(await readUser(ctx)).toEqual({ id: 7, name: 'Ada' });
+ * const page = { limit: 3, size: 2, offset: 0, after: undefined, before: undefined, key: 'id' };
+ * expect(await listOrders(createTestContext({ params: { userId: 1 }, page }))).toHaveLength(3);
  */
-export function createTestContext<Params = Record<string, string>, Query = Record<string, string | string[]>, Headers = HeaderRecord, Body = unknown, Caller = unknown>(
-  parts: Partial<Context<Params, Query, Headers, Body, Caller>> = {},
-): Context<Params, Query, Headers, Body, Caller> {
-  checkOptions('createTestContext()', parts, ['params', 'query', 'headers', 'body', 'principal', 'request']);
+export function createTestContext<
+  Params = Record<string, string>,
+  Query = Record<string, string | string[]>,
+  Headers = HeaderRecord,
+  Body = unknown,
+  Caller = unknown,
+  // Without a page, `never`: the context fits a list's handler that has none (`page: undefined`) and any other (`page?: PageRequest`).
+  Paged extends PageRequest | undefined = never,
+  Sort extends string = never,
+  Filter = {},
+>(parts: TestContextParts<Params, Query, Headers, Body, Caller, Paged, Sort, Filter> = {}): Context<Params, Query, Headers, Body, Caller> & { page: Paged; sort: SortField<Sort>[]; filter: Filter } {
+  checkOptions('createTestContext()', parts, PARTS);
   const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, (parts.headers ?? {}) as HeaderRecord, parts.request ?? { method: 'GET', url: '/' }, undefined);
   ctx.body = parts.body;
   ctx.principal = parts.principal;
-  return ctx as unknown as Context<Params, Query, Headers, Body, Caller>;
+  ctx.item = parts.item;
+  ctx.page = parts.page;
+  ctx.sort = parts.sort ?? [];
+  ctx.filter = parts.filter ?? {};
+  return ctx as unknown as Context<Params, Query, Headers, Body, Caller> & { page: Paged; sort: SortField<Sort>[]; filter: Filter };
 }
+
+const PARTS = ['params', 'query', 'headers', 'body', 'principal', 'request', 'item', 'page', 'sort', 'filter'];
 
 /** A request for {@link TestClient}: an object body is sent as JSON text with its `Content-Type`. */
 export interface TestRequestInit {

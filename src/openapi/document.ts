@@ -13,7 +13,7 @@ import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/sta
 import { capitalize, modelNames, nounPhrase, operationName, optionsName, summaryOf, uniqueName } from './names.js';
 import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
-import { LINK_HEADER, listParameters, mergePatchBody, pageSchema, preconditionParameters, validatorHeaders } from './conventions.js';
+import { LINK_HEADER, listParameters, mergePatchBody, mergePatchSchema, pageSchema, preconditionParameters, validatorHeaders } from './conventions.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -195,7 +195,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   ];
   if (parameters.length > 0) operation.parameters = parameters;
   // An endpoint without a body schema takes no body; one that opts out of validation takes any.
-  if (endpoint.current?.merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes);
+  if (endpoint.current?.merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes, book.patch(endpoint.current.merge, modelNames(endpoint.operation, endpoint.path, 'body')));
   else if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
     const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, modelNames(endpoint.operation, endpoint.path, 'body'));
     operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
@@ -348,7 +348,8 @@ type SchemaBook = ReturnType<typeof schemaBook>;
  * Converts schemas into the document's components. `derive` and `embed` convert a part of a
  * request under a name (`embed` gives a `$ref` to one that had to become a component); `model` makes
  * a body or an answer a component of its own, once per schema object, under the name `name` gave it
- * (the first free one of those offered); `own` adds one of restcanon's schemas.
+ * (the first free one of those offered); `patch` makes the merge patch of a schema a component,
+ * once per schema object; `own` adds one of restcanon's schemas.
  */
 function schemaBook(schemas: Record<string, JsonSchema>, fallback: OpenApiOptions['toJsonSchema']) {
   const names = new Map<StandardSchema, string>();
@@ -378,7 +379,19 @@ function schemaBook(schemas: Record<string, JsonSchema>, fallback: OpenApiOption
     schemas[which] ??= structuredClone(OWN_SCHEMAS[which]);
     return refTo(which);
   };
-  return { derive, embed, name, model, own };
+  // Hoisted definitions of the schema, if any, go under `<Patch>.Item`, apart from the patch itself.
+  const patches = new Map<StandardSchema, string>();
+  const patch = (schema: StandardSchema, offered: readonly string[]): JsonSchema => {
+    let given = patches.get(schema);
+    if (given === undefined) {
+      given = uniqueName(offered, (candidate) => taken.has(candidate) || candidate in schemas);
+      patches.set(schema, given);
+      taken.add(given);
+      schemas[given] = mergePatchSchema(derive(schema, `${given}.Item`));
+    }
+    return refTo(given);
+  };
+  return { derive, embed, name, model, own, patch };
 }
 
 /** Standard JSON Schema first (zod 4, arktype 2), then the converter; else a permissive schema. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expressHandler, toExpress } from '../../src/adapters/express.js';
 import { createApi, endpoint, type Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
-import { BODY_LIMIT, fixtureApi, handlerOptions } from '../fixture/api.js';
+import { BODY_LIMIT, SECRET, fixtureApi, handlerOptions } from '../fixture/api.js';
 import { expectProblem } from '../helpers/problem.js';
 
 type Express = typeof express;
@@ -217,6 +217,7 @@ export function runExpressSuite(name: string, express: Express): void {
     const fixture = fixtureApi();
     let server: MountedServer;
     const hostErrors: unknown[] = [];
+    const reported: unknown[] = [];
 
     beforeAll(async () => {
       const { readUser, createUser, readReports } = fixture.endpoints;
@@ -225,7 +226,7 @@ export function runExpressSuite(name: string, express: Express): void {
       app.get('/people/:id', expressHandler(readUser, handlerOptions));
       app.post('/people', expressHandler(createUser, handlerOptions));
       app.post('/parsed-people', express.json(), expressHandler(createUser, handlerOptions));
-      app.get('/failures', expressHandler(readReports, handlerOptions));
+      app.get('/failures', expressHandler(readReports, { ...handlerOptions, onError: (error) => reported.push(error) }));
       app.use((error: unknown, _req: unknown, res: express.Response, _next: unknown) => {
         hostErrors.push(error);
         res.status(599).end();
@@ -264,6 +265,7 @@ export function runExpressSuite(name: string, express: Express): void {
       const problem = expectProblem(await call(server, 'GET', '/failures', { token: 'bob' }), { status: 500, code: 'RC_INTERNAL' });
       expect(problem.instance).toMatch(/^urn:uuid:/);
       expect(hostErrors).toEqual([]);
+      expect(reported).toEqual([new Error(`connection refused: ${SECRET}`)]);
     });
   });
 }

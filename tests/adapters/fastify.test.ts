@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastifyHandler, frameworkErrorsOf, toFastify } from '../../src/adapters/fastify.js';
 import { runAdapterSuite, type MountedServer } from './conformance.js';
-import { bearer, fixtureApi, handlerOptions } from '../fixture/api.js';
+import { SECRET, bearer, fixtureApi, handlerOptions } from '../fixture/api.js';
 import { expectProblem, type WireAnswer } from '../helpers/problem.js';
 
 /** A response of `fastify.inject`, as the answer `expectProblem` reads. */
@@ -106,12 +106,13 @@ describe('fastify request headers set by a hook', () => {
 describe('fastifyHandler', () => {
   const fixture = fixtureApi();
   const app = Fastify();
+  const reported: unknown[] = [];
 
   beforeAll(async () => {
     const { readUser, createUser, readReports } = fixture.endpoints;
     app.get('/people/:id', fastifyHandler(readUser, handlerOptions));
     app.post('/people', fastifyHandler(createUser, handlerOptions));
-    app.get('/failures', fastifyHandler(readReports, handlerOptions));
+    app.get('/failures', fastifyHandler(readReports, { ...handlerOptions, onError: (error) => reported.push(error) }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -141,6 +142,7 @@ describe('fastifyHandler', () => {
     // expectProblem also checks that the answer does not hold the fixture's secret.
     const problem = expectProblem(answerOf(await app.inject({ method: 'GET', url: '/failures', headers: bob })), { status: 500, code: 'RC_INTERNAL' });
     expect(problem.instance).toMatch(/^urn:uuid:/);
+    expect(reported).toEqual([new Error(`connection refused: ${SECRET}`)]);
   });
 });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { nodeHandler, toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint, type Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
-import { BODY_LIMIT, bearer, fixtureApi, handlerOptions } from '../fixture/api.js';
+import { BODY_LIMIT, SECRET, bearer, fixtureApi, handlerOptions } from '../fixture/api.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
 
 const run = promisify(execFile);
@@ -221,11 +221,12 @@ describe('node:http2 compatibility API', () => {
 describe('nodeHandler', () => {
   const fixture = fixtureApi();
   let server: MountedServer;
+  const reported: unknown[] = [];
 
   beforeAll(async () => {
     const readUserHandler = nodeHandler(fixture.endpoints.readUser, handlerOptions);
     const createUserHandler = nodeHandler(fixture.endpoints.createUser, handlerOptions);
-    const failingHandler = nodeHandler(fixture.endpoints.readReports, handlerOptions);
+    const failingHandler = nodeHandler(fixture.endpoints.readReports, { ...handlerOptions, onError: (error) => reported.push(error) });
     server = await listen(
       http.createServer((req, res) => {
         const match = /^\/people\/([^/?]+)/.exec(req.url ?? '');
@@ -259,6 +260,7 @@ describe('nodeHandler', () => {
     // expectProblem also checks that the answer does not hold the fixture's secret.
     const problem = expectProblem(await answerOf(await fetch(`${server.baseUrl}/anything`, { headers: bob })), { status: 500, code: 'RC_INTERNAL' });
     expect(problem.instance).toMatch(/^urn:uuid:/);
+    expect(reported).toEqual([new Error(`connection refused: ${SECRET}`)]);
   });
 });
 

@@ -135,9 +135,12 @@ describe('safe errors', () => {
   it('hides the secret whatever NODE_ENV says', async () => {
     const previous = process.env.NODE_ENV;
     process.env.NODE_ENV = 'development';
+    const reported: unknown[] = [];
     try {
-      const response = await failingApi().handle({ method: 'GET', url: '/failures/error' });
+      const response = await failingApi((error) => reported.push(error)).handle({ method: 'GET', url: '/failures/error' });
       expect(response.payload).not.toContain(SECRET);
+      // The server's own report has it.
+      expect(reported).toEqual([new Error(`database password ${SECRET}`)]);
     } finally {
       process.env.NODE_ENV = previous;
     }
@@ -234,15 +237,18 @@ describe('timeout', () => {
   });
 
   it('follows the policy for the timeout status', async () => {
+    const reported: { status: number }[] = [];
     const api = createApi({
       timeout: 5,
       policy: createStatusPolicy({ timeout: 500 }),
       endpoints: [endpoint('GET', '/reports', { handle: () => new Promise((resolve) => setTimeout(resolve, 200)) })],
+      onError: (_error, { status }) => reported.push({ status }),
     });
     const response = await api.handle({ method: 'GET', url: '/reports' });
     // Moved, the timeout keeps its code and detail: only forbidden and unauthorized conceal themselves.
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ title: 'Internal Server Error', code: 'RC_TIMEOUT', detail: 'The request did not finish in time' });
+    expect(reported).toEqual([{ status: 500 }]);
   });
 
   it('refuses a timeout that is not a whole number of milliseconds', () => {
@@ -326,7 +332,9 @@ describe('steps that wait and steps that do not', () => {
 
   it('answers a rule that says false through a thenable with 403, and one that throws after a step waited with a hidden 500', async () => {
     const query = logged('query', [], { async: true });
+    const reported: unknown[] = [];
     const api = createApi({
+      onError: (error) => reported.push(error),
       endpoints: [
         endpoint('GET', '/denied', { query, authorize: () => thenable(false) as unknown as Promise<boolean>, handle: () => ({ ok: true }) }),
         endpoint('GET', '/broken', {
@@ -346,6 +354,7 @@ describe('steps that wait and steps that do not', () => {
     expect(broken.headers).toEqual({ 'content-type': PROBLEM_JSON });
     expect(broken.body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, code: 'RC_INTERNAL', instance: expect.stringMatching(/^urn:uuid:/) });
     expect(broken.payload).not.toContain(SECRET);
+    expect(reported).toEqual([new Error(`rule crashed ${SECRET}`)]);
   });
 
   it('handle and dispatch return promises even when no step waited', async () => {

@@ -285,7 +285,9 @@ describe('property: no response to user A ever carries data owned by user B', ()
     });
     await fc.assert(
       fc.asyncProperty(callers, fc.array(operation, { minLength: 1, maxLength: 6 }), async (caller, operations) => {
-        const { client } = makeWorld();
+        // The list handler forgets to scope by caller: each list that drops someone else's users reports it.
+        const reported: string[] = [];
+        const { client } = makeWorld({ onError: (error) => reported.push((error as Error).message) });
         const me = TOKENS[caller]!.id;
         for (const { method, shape, userId, orderId } of operations) {
           const url = shape === 'users' ? '/users' : shape === 'user' ? `/users/${userId}` : shape === 'orders' ? `/users/${userId}/orders` : `/users/${userId}/orders/${orderId}`;
@@ -296,6 +298,7 @@ describe('property: no response to user A ever carries data owned by user B', ()
           }
           expect([200, 201, 204, 400, 403, 404, 405]).toContain(response.status);
         }
+        for (const message of reported) expect(message).toMatch(/^A list handler returned \d+ item\(s\) the caller may not see; they were dropped$/);
       }),
       { seed: 20261121, numRuns: 150 },
     );

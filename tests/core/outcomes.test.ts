@@ -124,8 +124,10 @@ describe('the second edition of outcomes', () => {
 
   it('badRequest: 422 keeps the code, detail and every invalid input; forbidden: 404 still conceals', async () => {
     const policy = createStatusPolicy({ badRequest: 422, forbidden: 404 });
+    const reported: string[] = [];
     const api = createApi({
       policy,
+      onError: (error) => reported.push((error as Error).message),
       endpoints: [
         endpoint('POST', '/users', { body: z.object({ email: z.string().email() }), handle: (ctx) => ctx.body }),
         endpoint('GET', '/secret', { handle: () => { throw new ForbiddenError('not yours'); } }),
@@ -136,6 +138,8 @@ describe('the second edition of outcomes', () => {
     expect(invalid.body).toEqual({ type: 'about:blank', title: 'Unprocessable Content', status: 422, code: 'RC_INVALID_INPUT', detail: 'The request has 1 invalid value', errors: [{ in: 'body', pointer: '#/email', detail: expect.any(String) }] });
     const hidden = await api.handle({ method: 'GET', url: '/secret' });
     expect(hidden.body).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' });
+    // The thrown ForbiddenError is not declared: reported under the status it answered.
+    expect(reported).toEqual([expect.stringMatching(/^GET \/secret answered 404 \(RC_NOT_FOUND\), which it does not declare/)]);
   });
 
   it('notModified is always 304', () => {

@@ -154,9 +154,12 @@ describe('responses in the negotiated format', () => {
   });
 
   it('a result the serializer cannot write is a 500 that says nothing of why', async () => {
-    const response = await get(api, '/counters');
+    const reported: unknown[] = [];
+    const response = await get(apiWith([json, text, xml], { onError: (error) => reported.push(error) }), '/counters');
     expect(response.status).toBe(500);
     expect(String(response.payload)).not.toMatch(/bigint/i);
+    // The server's report says why.
+    expect(reported).toEqual([expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/BigInt/) })]);
   });
 });
 

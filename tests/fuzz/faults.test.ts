@@ -252,16 +252,21 @@ describe('faults through api.handle', () => {
         throw new Error(SECRET);
       },
     });
-    const trapped = createApi({ endpoints: [endpoint('GET', '/traps', { handle: () => { throw proxy; } })] });
+    const reported: unknown[] = [];
+    const trapped = createApi({ endpoints: [endpoint('GET', '/traps', { handle: () => { throw proxy; } })], onError: (error) => reported.push(error) });
     expectMasked(answerOf(await trapped.handle({ method: 'GET', url: '/traps' })), 500);
+    // Compared by identity: reading the proxy would throw.
+    expect(reported.length === 1 && reported[0] === proxy).toBe(true);
   });
 
   // Regression: `isHttpError` trusted the public Symbol.for brand alone, so a thrown object that
   // carried it was answered with whatever status it claimed, even a 2xx.
   it('a thrown object that forges the HttpError brand with status 200 is a masked 500, not a 200 problem', async () => {
     const forged = { [Symbol.for('restcanon.HttpError')]: true, status: 200, expose: true, detail: SECRET, title: 'OK', type: 'about:blank', code: 'RC_OK', headers: { 'x-leak': SECRET } };
-    const trapped = createApi({ endpoints: [endpoint('GET', '/forgeries', { handle: () => { throw forged; } })] });
+    const reported: unknown[] = [];
+    const trapped = createApi({ endpoints: [endpoint('GET', '/forgeries', { handle: () => { throw forged; } })], onError: (error) => reported.push(error) });
     expectMasked(answerOf(await trapped.handle({ method: 'GET', url: '/forgeries' })), 500);
+    expect(reported).toEqual([forged]);
   });
 });
 

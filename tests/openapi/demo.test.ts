@@ -208,11 +208,17 @@ describe('the OpenAPI document of the demo API', () => {
   it('names each model once: the user schema is one component, referred to from every operation', async () => {
     const document = await documentOf(createDemoApi(createDemoStore(), quiet));
     const text = JSON.stringify(document.paths);
-    // The users' update takes a merge patch, which is no schema of its own.
-    expect(Object.keys(document.components.schemas).sort()).toEqual(['Health', 'OpenApiDocument', 'Order', 'OrderBody', 'OrderPatch', 'Problem', 'User', 'UserBody', 'ValidationProblem']);
+    // The users' update takes a merge patch of UserBody: UserPatch, its members, none required.
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['Health', 'OpenApiDocument', 'Order', 'OrderBody', 'OrderPatch', 'Problem', 'User', 'UserBody', 'UserPatch', 'ValidationProblem']);
     // read, create, replace, update and remove answer a User, list an array of them; HEAD documents no body.
     expect(text.split('"#/components/schemas/User"').length - 1).toBe(6);
     expect(text).not.toContain('"email"');
     expect(document.components.schemas.User).toMatchObject({ type: 'object', required: ['id', 'name', 'email'] });
+    const patch = document.components.schemas.UserPatch!;
+    expect(patch.required).toBeUndefined();
+    expect(patch.properties).toEqual((document.components.schemas.UserBody as { properties: unknown }).properties);
+    for (const type of ['application/merge-patch+json', 'application/json']) {
+      expect(document.paths['/users/{id}']!.patch!.requestBody).toHaveProperty(['content', type, 'schema'], { $ref: '#/components/schemas/UserPatch' });
+    }
   });
 });

@@ -244,6 +244,26 @@ describe('parameters and bodies from the Standard Schemas', () => {
     expect(definition.properties.next.$ref).toBe(tree.$ref);
   });
 
+  it('a merge patch lists the members a client may write, none required, null for the optional ones (it was { type: object } with no members)', async () => {
+    const Profile = z.object({ name: z.string().min(1), bio: z.string().optional(), note: z.unknown().optional() });
+    const profiles = collection('profiles', { body: Profile, read: () => undefined, update: { merge: true, handle: () => undefined } });
+    const shapes = collection('shapes', {
+      body: z.union([z.object({ radius: z.number() }), z.object({ side: z.number() })]),
+      read: () => undefined,
+      update: { merge: true, handle: () => undefined },
+    });
+    const document = await documentOf(createApi({ resources: [profiles, shapes] }));
+    const patch = bodyOf(document, '/profiles/{id}', 'patch', 'application/merge-patch+json');
+    expect(patch).toEqual({
+      type: 'object',
+      description: 'A JSON merge patch (RFC 7396) of the item: the members to change, null to remove an optional one. The item it makes must be valid as a whole.',
+      properties: { name: { type: 'string', minLength: 1 }, bio: { anyOf: [{ type: 'string' }, { type: 'null' }] }, note: {} },
+    });
+    expect(bodyOf(document, '/profiles/{id}', 'patch')).toEqual(patch);
+    // A union has no members to list: any object.
+    expect(bodyOf(document, '/shapes/{id}', 'patch', 'application/merge-patch+json')).toEqual({ type: 'object', description: patch.description });
+  });
+
   it("a POST without a body option takes no body; body: 'unvalidated' takes an optional body of any shape", async () => {
     const api = createApi({
       endpoints: [endpoint('POST', '/pings', { handle: () => undefined }), endpoint('POST', '/imports', { body: 'unvalidated', handle: () => undefined })],

@@ -253,19 +253,23 @@ describe('a default deadline', () => {
 
   it('a handler that never settles is answered 503 after 30 s, without any timeout option', async () => {
     vi.useFakeTimers();
-    const api = createApi({ endpoints: [endpoint('GET', '/stuck', { handle: () => new Promise(() => {}) })] });
+    const reported: number[] = [];
+    const api = createApi({ endpoints: [endpoint('GET', '/stuck', { handle: () => new Promise(() => {}) })], onError: (_error, { status }) => reported.push(status) });
     expect(api.routes[0]!.outcomes).toContain('timeout');
     const answer = api.handle({ method: 'GET', url: '/stuck' });
     await vi.advanceTimersByTimeAsync(30_000);
     expectProblem(await answer, { status: 503, code: 'RC_TIMEOUT' });
+    expect(reported).toEqual([503]);
   });
 
   it('an authenticate that never settles is answered the same way', async () => {
     vi.useFakeTimers();
-    const api = createApi({ endpoints: [endpoint('GET', '/me', { handle: () => ({}) })], authenticate: () => new Promise(() => {}) });
+    const reported: number[] = [];
+    const api = createApi({ endpoints: [endpoint('GET', '/me', { handle: () => ({}) })], authenticate: () => new Promise(() => {}), onError: (_error, { status }) => reported.push(status) });
     const answer = api.handle({ method: 'GET', url: '/me' });
     await vi.advanceTimersByTimeAsync(30_000);
     expect((await answer).status).toBe(503);
+    expect(reported).toEqual([503]);
   });
 
   it('a body that stops arriving is let go at the deadline: 503, and its source is told to stop', async () => {
@@ -283,9 +287,11 @@ describe('a default deadline', () => {
       },
     };
     const handle = vi.fn();
-    const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: z.object({ text: z.string() }), handle })], timeout: 50 });
+    const reported: number[] = [];
+    const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: z.object({ text: z.string() }), handle })], timeout: 50, onError: (_error, { status }) => reported.push(status) });
     const response = await api.handle({ method: 'POST', url: '/feedback', headers: { 'content-type': 'application/json' }, body: stalled });
     expect(response.status).toBe(503);
+    expect(reported).toEqual([503]);
     await vi.waitFor(() => expect(returned).toBe(true));
     expect(handle).not.toHaveBeenCalled();
   });
@@ -306,11 +312,14 @@ describe('a default deadline', () => {
         },
       }),
     };
-    const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: 'unvalidated', handle: () => ({}) })], timeout: 20 });
+    const reported: number[] = [];
+    const api = createApi({ endpoints: [endpoint('POST', '/feedback', { body: 'unvalidated', handle: () => ({}) })], timeout: 20, onError: (_error, { status }) => reported.push(status) });
     const responses = await Promise.all(
       [1, 2].map(() => api.handle({ method: 'POST', url: '/feedback', headers: { 'content-type': 'application/json' }, body: stalled })),
     );
     expect(responses.map((response) => response.status)).toEqual([503, 503]);
+    // The timeouts are reported; the failing return() is the source's own affair.
+    expect(reported).toEqual([503, 503]);
   });
 });
 
