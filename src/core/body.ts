@@ -1,7 +1,7 @@
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
-import { parseMediaType, sameParameterValue, type MediaType } from './media-type.js';
+import { parseMediaType, type MediaType } from './media-type.js';
 import { remember } from './memo.js';
 
 /**
@@ -62,10 +62,8 @@ export function checkMediaType(header: string | undefined, rules: BodyRules): 'a
   if (header === undefined) throw unsupported(rules, 'The body needs a Content-Type');
   const media = remember(MEDIA_TYPES, header, parseMediaType, undefined);
   if (media === undefined) throw unsupported(rules, 'The Content-Type is malformed');
-  const charset = media.parameters.get('charset');
-  if (charset !== undefined && !sameParameterValue('charset', charset, 'utf-8') && !sameParameterValue('charset', charset, 'utf8')) {
-    throw unsupported(rules, 'The body must be encoded as UTF-8');
-  }
+  const charset = media.parameters.get('charset')?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(rules, 'The body must be encoded as UTF-8');
   const type = media.essence;
   // A merge patch is JSON to read; what it means is the endpoint's (a collection's update applies it).
   if (rules.consumes.has(type)) return type === MERGE_PATCH_TYPE ? 'application/json' : type;

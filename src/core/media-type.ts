@@ -76,6 +76,11 @@ function tokenEnd(text: string, index: number): number {
 /** Where the reading of a value stopped: its end, or the comma after an element of `Accept`. */
 let stop = 0;
 
+/** HTAB, SP, a visible ASCII character or obs-text: what a quoted string holds, or a quoted-pair escapes. */
+function isText(code: number): boolean {
+  return code === TAB || (code >= SPACE && code !== 0x7f && code <= 0xff);
+}
+
 /**
  * The value of the quoted-string whose opening quote is at `index`, each quoted-pair replaced by the
  * character it escapes; undefined when a character is not allowed or the closing quote is missing.
@@ -90,39 +95,18 @@ function readQuoted(text: string, index: number): string | undefined {
       stop = at + 1;
       return value + text.slice(from, at);
     }
+    if (!isText(code)) return undefined;
     if (code === BACKSLASH) {
-      // quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
-      const next = at + 1 < text.length ? text.charCodeAt(at + 1) : -1;
-      if (next !== TAB && (next < 0x20 || next === 0x7f || next > 0xff)) return undefined;
-      value += text.slice(from, at);
-      from = at + 1;
-      at++;
-      continue;
+      if (!isText(text.charCodeAt(++at))) return undefined;
+      value += text.slice(from, at - 1);
+      from = at;
     }
-    // qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text
-    if (code !== TAB && (code < 0x20 || code === 0x7f || code > 0xff)) return undefined;
   }
   return undefined;
 }
 
-/**
- * A qvalue (`0`, `0.5`, `1.000`; RFC 9110 §12.4.2) in thousandths, or -1 when the text is not one:
- * `.5`, `0.1234`, `1.5` and `2` are not.
- */
-function thousandths(value: string): number {
-  const first = value.charCodeAt(0);
-  if (value.length === 0 || (first !== 0x30 && first !== 0x31) || value.length > 5) return -1;
-  if (value.length === 1) return first === 0x31 ? 1000 : 0;
-  if (value.charCodeAt(1) !== 0x2e) return -1;
-  let result = 0;
-  for (let index = 2; index < 5; index++) {
-    const digit = index < value.length ? value.charCodeAt(index) - 0x30 : 0;
-    if (digit < 0 || digit > 9) return -1;
-    result = result * 10 + digit;
-  }
-  if (first === 0x31) return result === 0 ? 1000 : -1;
-  return result;
-}
+/** A qvalue (RFC 9110 §12.4.2): `0` or `1`, with at most three decimals, none above 1 (`.5` and `1.5` are none). */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
  * Reads a media type (or, in `Accept`, a media range and its weight) from `start`; undefined when it
@@ -165,8 +149,8 @@ function read(text: string, start: number, inList: boolean): MediaRange | undefi
     if (inList && name === 'q') {
       // The weight is a bare qvalue (`q="0.5"` is none), given once, wherever it stands (RFC 9110 §12.5.1).
       if (q !== -1 || text.charCodeAt(nameEnd + 1) === QUOTE) return undefined;
-      q = thousandths(value);
-      if (q === -1) return undefined;
+      if (!QVALUE.test(value)) return undefined;
+      q = Number(value);
       continue;
     }
     parameters ??= new Map();
@@ -176,7 +160,7 @@ function read(text: string, start: number, inList: boolean): MediaRange | undefi
   }
   stop = index;
   const slash = typeEnd - typeStart;
-  return { type: essence.slice(0, slash), subtype: essence.slice(slash + 1), essence, parameters: parameters ?? NO_PARAMETERS, q: q === -1 ? 1 : q / 1000 };
+  return { type: essence.slice(0, slash), subtype: essence.slice(slash + 1), essence, parameters: parameters ?? NO_PARAMETERS, q: q === -1 ? 1 : q };
 }
 
 /**
@@ -189,9 +173,7 @@ function read(text: string, start: number, inList: boolean): MediaRange | undefi
  * parseMediaType('text/plain; profile=http://localhost'); // undefined
  */
 export function parseMediaType(value: string): MediaType | undefined {
-  const media = read(value, 0, false);
-  if (media === undefined) return undefined;
-  return { type: media.type, subtype: media.subtype, essence: media.essence, parameters: media.parameters };
+  return read(value, 0, false);
 }
 
 /**
@@ -230,16 +212,7 @@ export function parseAccept(value: string): MediaRange[] | undefined {
  * sameParameterValue('level', 'A', 'a'); // false
  */
 export function sameParameterValue(name: string, one: string, other: string): boolean {
-  if (one === other) return true;
-  if (name !== 'charset' || one.length !== other.length) return false;
-  for (let index = 0; index < one.length; index++) {
-    let a = one.charCodeAt(index);
-    let b = other.charCodeAt(index);
-    if (a >= 0x41 && a <= 0x5a) a += 0x20;
-    if (b >= 0x41 && b <= 0x5a) b += 0x20;
-    if (a !== b) return false;
-  }
-  return true;
+  return one === other || (name === 'charset' && one.toLowerCase() === other.toLowerCase());
 }
 
 /** The distance between two levels of {@link specificity}: a count of parameters orders ranges within one level only. */

@@ -70,65 +70,59 @@ interface Offer {
   readonly problem: MediaType | undefined;
 }
 
-const OFFERS = new WeakMap<Serializer, Offer>();
-
 /**
  * The offer of each format, checked: a format whose `type`, `contentType` or `problemType` is no
  * media type could never be matched against `Accept` as the client means it, so createApi refuses it.
  */
 function offersOf(formats: readonly Serializer[]): Offer[] {
-  return formats.map((format) => {
-    if (typeof format !== 'object' || format === null) {
-      throw new TypeError(`createApi: "formats" holds ${String(format)}; give serializers such as json, or objects with type, contentType and serialize`);
-    }
-    let offer = OFFERS.get(format);
-    if (offer === undefined) {
-      offer = offerOf(format);
-      OFFERS.set(format, offer);
-    }
-    return offer;
-  });
+  return formats.map(offerOf);
 }
 
 function offerOf(format: Serializer): Offer {
-  const type = mediaTypeOf(format, 'type', format.type);
-  if (type.type === '*' || type.subtype === '*') {
-    throw new TypeError(`createApi: the format of type ${JSON.stringify(format.type)} has a wildcard in its type; give the media type it produces, such as text/csv`);
-  }
-  const sent = mediaTypeOf(format, 'contentType', format.contentType);
-  const problem = format.problemType === undefined ? undefined : mediaTypeOf(format, 'problemType', format.problemType);
+  const type = mediaTypeOf(format, 'type');
+  const problem = format.problemType === undefined ? undefined : mediaTypeOf(format, 'problemType');
   return {
     format,
-    media: withParameters(type, sent.parameters),
+    media: withParameters(type, mediaTypeOf(format, 'contentType').parameters),
     problem: problem === undefined ? undefined : withParameters(problem, UTF_8),
   };
 }
 
 const UTF_8: ReadonlyMap<string, string> = new Map([['charset', 'utf-8']]);
 
-function mediaTypeOf(format: Serializer, member: 'type' | 'contentType' | 'problemType', value: unknown): MediaType {
+function mediaTypeOf(format: Serializer, member: 'type' | 'contentType' | 'problemType'): MediaType {
+  const value: unknown = format?.[member];
   const media = typeof value === 'string' ? parseMediaType(value) : undefined;
-  if (media === undefined) {
-    const name = typeof format.type === 'string' ? `the format of type ${JSON.stringify(format.type)}` : 'a format';
-    throw new TypeError(
-      `createApi: ${name} has the ${member} ${JSON.stringify(value)}, which is not a media type; write type/subtype with optional ;name=value parameters, such as 'text/csv; charset=utf-8'`,
-    );
+  // A wildcard is a range a client accepts, never a type a format produces.
+  if (media === undefined || media.type === '*' || media.subtype === '*') {
+    throw new TypeError(`createApi: the ${member} of a format is ${JSON.stringify(value)}; write a media type, such as text/csv; charset=utf-8`);
   }
   return media;
 }
 
 /** A media type with the parameters of `extra` it does not have itself. */
 function withParameters(media: MediaType, extra: ReadonlyMap<string, string>): MediaType {
-  if (extra.size === 0) return media;
-  const parameters = new Map(media.parameters);
-  for (const [name, value] of extra) if (!parameters.has(name)) parameters.set(name, value);
-  return { ...media, parameters };
+  return { ...media, parameters: new Map([...extra, ...media.parameters]) };
 }
 
-/** The ranges of an `Accept` value; undefined for one that is ignored: malformed, or with no element. */
-function rangesOf(accept: string): MediaRange[] | undefined {
-  const ranges = parseAccept(accept);
-  return ranges === undefined || ranges.length === 0 ? undefined : ranges;
+/** The ranges of an `Accept` value; undefined for one that is ignored: none, malformed, or with no element. */
+function rangesOf(accept: string | undefined): MediaRange[] | undefined {
+  const ranges = accept === undefined ? undefined : parseAccept(accept);
+  return ranges?.length === 0 ? undefined : ranges;
+}
+
+/** The offer a client gives the highest weight above 0, the first of equals. */
+function preferred(offers: readonly Offer[], weigh: (offer: Offer) => number): Offer | undefined {
+  let chosen: Offer | undefined;
+  let chosenQuality = 0;
+  for (const offer of offers) {
+    const q = weigh(offer);
+    if (q > chosenQuality) {
+      chosen = offer;
+      chosenQuality = q;
+    }
+  }
+  return chosen;
 }
 
 /**
@@ -146,20 +140,9 @@ export function negotiate(accept: string | undefined, formats: readonly Serializ
 }
 
 function chooseContent(accept: string | undefined, offers: readonly Offer[]): Serializer | undefined {
-  const first = offers[0]?.format;
-  if (accept === undefined || accept === '' || accept === '*/*') return first;
   const ranges = rangesOf(accept);
-  if (ranges === undefined) return first;
-  let chosen: Serializer | undefined;
-  let chosenQuality = 0;
-  for (const offer of offers) {
-    const q = qualityOf(ranges, offer.media);
-    if (q > chosenQuality) {
-      chosen = offer.format;
-      chosenQuality = q;
-    }
-  }
-  return chosen;
+  if (ranges === undefined) return offers[0]?.format;
+  return preferred(offers, (offer) => qualityOf(ranges, offer.media))?.format;
 }
 
 /**
@@ -177,29 +160,16 @@ export function negotiateProblem(accept: string | undefined, formats: readonly S
 
 function chooseProblem(accept: string | undefined, offers: readonly Offer[]): Serializer {
   const base = problemJson(offers);
-  if (accept === undefined || accept === '' || accept === '*/*') return base.format;
   const ranges = rangesOf(accept);
   if (ranges === undefined) return base.format;
-  let chosen = base;
-  let chosenQuality = problemQuality(ranges, base);
-  for (const offer of offers) {
-    if (offer.problem === undefined || offer === base) continue;
-    const q = problemQuality(ranges, offer);
-    if (q > chosenQuality) {
-      chosen = offer;
-      chosenQuality = q;
-    }
-  }
-  return chosen.format;
-}
-
-function problemQuality(ranges: readonly MediaRange[], offer: Offer): number {
-  return Math.max(qualityOf(ranges, offer.media), offer.problem === undefined ? -1 : qualityOf(ranges, offer.problem));
+  const writers = [base, ...offers.filter((offer) => offer.problem !== undefined && offer !== base)];
+  const weigh = (offer: Offer) => Math.max(qualityOf(ranges, offer.media), offer.problem === undefined ? -1 : qualityOf(ranges, offer.problem));
+  return (preferred(writers, weigh) ?? base).format;
 }
 
 /** The format that writes JSON problems: the API's own `application/json` format when it can, else `json`. */
 function problemJson(offers: readonly Offer[]): Offer {
-  return offers.find((offer) => offer.media.essence === 'application/json' && offer.format.serializeProblem !== undefined) ?? offersOf([json])[0]!;
+  return offers.find((offer) => offer.media.essence === 'application/json' && offer.format.serializeProblem !== undefined) ?? offerOf(json);
 }
 
 /**

@@ -89,6 +89,8 @@ describe('negotiateProblem', () => {
     ['application/xml, application/json', json],
     ['text/plain', json],
     ['image/png', json],
+    ['application/xml;q=0', json],
+    ['application/problem+xml;q=0, */*;q=0.1', json],
   ] as const)('Accept %j → %s', (accept, expected) => {
     expect(negotiateProblem(accept, [json, text, xml])).toBe(expected);
   });
