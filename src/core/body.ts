@@ -1,7 +1,7 @@
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
-import { parseMediaType, type MediaType } from './media-type.js';
+import { parseMediaType } from './media-type.js';
 import { remember } from './memo.js';
 
 /**
@@ -47,8 +47,22 @@ export function isRawBody(body: unknown): body is RawBody {
   return typeof body === 'object' && body !== null && typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }
 
-/** Parsed `Content-Type` values, bounded: clients send the same few over and over. */
-const MEDIA_TYPES = new Map<string, MediaType | undefined>();
+/** What a body's reading needs of a `Content-Type`: its `type/subtype` and its charset, lower-cased. */
+interface BodyType {
+  type: string;
+  charset: string | undefined;
+}
+
+/**
+ * Parsed `Content-Type` values, bounded: clients send the same few over and over. Only what the
+ * reading needs is kept: a value's parameters may take many times its size as a map.
+ */
+const BODY_TYPES = new Map<string, BodyType | undefined>();
+
+function bodyTypeOf(header: string): BodyType | undefined {
+  const media = parseMediaType(header);
+  return media === undefined ? undefined : { type: media.essence, charset: media.parameters.get('charset')?.toLowerCase() };
+}
 
 /**
  * Checks a body's media type against what the endpoint consumes: 415 (with `Accept-Post` or
@@ -60,11 +74,10 @@ const MEDIA_TYPES = new Map<string, MediaType | undefined>();
  */
 export function checkMediaType(header: string | undefined, rules: BodyRules): 'application/json' | string {
   if (header === undefined) throw unsupported(rules, 'The body needs a Content-Type');
-  const media = remember(MEDIA_TYPES, header, parseMediaType, undefined);
+  const media = remember(BODY_TYPES, header, bodyTypeOf, undefined);
   if (media === undefined) throw unsupported(rules, 'The Content-Type is malformed');
-  const charset = media.parameters.get('charset')?.toLowerCase();
+  const { type, charset } = media;
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(rules, 'The body must be encoded as UTF-8');
-  const type = media.essence;
   // A merge patch is JSON to read; what it means is the endpoint's (a collection's update applies it).
   if (rules.consumes.has(type)) return type === MERGE_PATCH_TYPE ? 'application/json' : type;
   // A JSON patch is a list of operations, no JSON body of the item: taken only where declared.

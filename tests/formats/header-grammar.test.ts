@@ -202,9 +202,13 @@ describe.each(SERVERS)('Content-Type over %s', (_, mount) => {
     });
   });
 
-  it('application/json; x="a;b, c" is JSON', async () => {
-    const answer = await send(server, 'application/json; x="a;b, c"');
+  it.each(['application/json; x="a;b, c"', 'application/json;;charset=utf-8;', 'application/json; charset=UTF-8'])('%s is JSON', async (contentType) => {
+    const answer = await send(server, contentType);
     expect(answer.status).toBe(201);
     expect(JSON.parse(answer.text)).toEqual({ id: 1, text: 'hello' });
+  });
+
+  it('application/json; charset = utf-8, which express.json() reads as JSON, is the API’s 415 problem', async () => {
+    expectProblem(await send(server, 'application/json; charset = utf-8'), { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE', detail: 'The Content-Type is malformed' });
   });
 });
