@@ -1,6 +1,7 @@
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
+import { parseMediaType } from './media-type.js';
 import { remember } from './memo.js';
 
 /**
@@ -11,17 +12,6 @@ import { remember } from './memo.js';
  * const raw: RawBody = '{"name":"Ada"}';
  */
 export type RawBody = string | Uint8Array | ArrayBuffer | AsyncIterable<Uint8Array | string>;
-
-/**
- * The media type of a request body, lower-cased, with its charset when one was given.
- *
- * @example
- * const media: MediaType = { type: 'application/json', charset: 'utf-8' };
- */
-export interface MediaType {
-  type: string;
-  charset: string | undefined;
-}
 
 /**
  * How the pipeline reads the body of one endpoint.
@@ -57,80 +47,41 @@ export function isRawBody(body: unknown): body is RawBody {
   return typeof body === 'object' && body !== null && typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }
 
+/** What a body's reading needs of a `Content-Type`: its `type/subtype` and its charset, lower-cased. */
+interface BodyType {
+  type: string;
+  charset: string | undefined;
+}
+
 /**
- * Parses a `Content-Type` value. Casing, spaces, tabs and parameters are normalized, so none of them
- * can slip past a check. Returns undefined for a value with no `type/subtype`. It reads by index,
- * with no regular expression that could backtrack: the value is whatever a client sent.
- *
- * @example
- * parseMediaType('Application/JSON ;\tcharset="UTF-8"'); // { type: 'application/json', charset: 'utf-8' }
+ * Parsed `Content-Type` values, bounded: clients send the same few over and over. Only what the
+ * reading needs is kept: a value's parameters may take many times its size as a map.
  */
-export function parseMediaType(header: string): MediaType | undefined {
-  let end = header.indexOf(';');
-  if (end === -1) end = header.length;
-  const type = trimSpaces(header, 0, end).toLowerCase();
-  const slash = type.indexOf('/');
-  if (slash <= 0 || slash === type.length - 1 || /[\s,"]/.test(type)) return undefined;
-  let charset: string | undefined;
-  // The next `=` is looked up again only once it lies behind: with many parameters and no `=`,
-  // a search from every parameter to the end of the value would read it quadratically.
-  let equals = -1;
-  while (end < header.length) {
-    const start = end + 1;
-    end = header.indexOf(';', start);
-    if (end === -1) end = header.length;
-    if (equals < start) {
-      equals = header.indexOf('=', start);
-      if (equals === -1) equals = header.length;
-    }
-    if (equals >= end) continue;
-    if (trimSpaces(header, start, equals).toLowerCase() !== 'charset') continue;
-    charset = unquote(trimSpaces(header, equals + 1, end)).toLowerCase();
-  }
-  return { type, charset };
-}
+const BODY_TYPES = new Map<string, BodyType | undefined>();
 
-/** The text between `start` and `end` without the spaces and tabs at either end. */
-function trimSpaces(text: string, start: number, end: number): string {
-  while (start < end && isSpaceOrTab(text.charCodeAt(start))) start++;
-  while (end > start && isSpaceOrTab(text.charCodeAt(end - 1))) end--;
-  return text.slice(start, end);
+function bodyTypeOf(header: string): BodyType | undefined {
+  const media = parseMediaType(header);
+  return media === undefined ? undefined : { type: media.essence, charset: media.parameters.get('charset')?.toLowerCase() };
 }
-
-function isSpaceOrTab(code: number): boolean {
-  return code === 0x20 || code === 0x09;
-}
-
-/** A quoted value without its quotes; a value whose quotes enclose a line break is kept as it is. */
-function unquote(value: string): string {
-  if (value.length < 2 || value.charCodeAt(0) !== 0x22 || value.charCodeAt(value.length - 1) !== 0x22) return value;
-  for (let index = 1; index < value.length - 1; index++) {
-    const code = value.charCodeAt(index);
-    if (code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029) return value;
-  }
-  return value.slice(1, -1);
-}
-
-/** Parsed `Content-Type` values, bounded: clients send the same few over and over. */
-const MEDIA_TYPES = new Map<string, MediaType | undefined>();
 
 /**
  * Checks a body's media type against what the endpoint consumes: 415 (with `Accept-Post` or
- * `Accept-Patch`) for another type or a charset other than UTF-8. Returns the accepted type.
+ * `Accept-Patch`) for no `Content-Type`, one that is not a media type by the grammar of RFC 9110
+ * (see {@link parseMediaType}), another type, or a charset other than UTF-8. Returns the accepted type.
  *
  * @example
  * checkMediaType('application/merge-patch+json', rules); // 'application/json'
  */
 export function checkMediaType(header: string | undefined, rules: BodyRules): 'application/json' | string {
-  const media = header === undefined ? undefined : remember(MEDIA_TYPES, header, parseMediaType, undefined);
-  if (media === undefined) throw unsupported(rules, 'The body needs a Content-Type');
-  if (media.charset !== undefined && media.charset !== 'utf-8' && media.charset !== 'utf8') {
-    throw unsupported(rules, 'The body must be encoded as UTF-8');
-  }
+  if (header === undefined) throw unsupported(rules, 'The body needs a Content-Type');
+  const media = remember(BODY_TYPES, header, bodyTypeOf, undefined);
+  if (media === undefined) throw unsupported(rules, 'The Content-Type is malformed');
+  const { type, charset } = media;
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(rules, 'The body must be encoded as UTF-8');
   // A merge patch is JSON to read; what it means is the endpoint's (a collection's update applies it).
-  if (rules.consumes.has(media.type)) return media.type === MERGE_PATCH_TYPE ? 'application/json' : media.type;
+  if (rules.consumes.has(type)) return type === MERGE_PATCH_TYPE ? 'application/json' : type;
   // A JSON patch is a list of operations, no JSON body of the item: taken only where declared.
-  if (media.type.endsWith('+json') && media.type !== JSON_PATCH_TYPE && rules.consumes.has('application/json')) return 'application/json';
+  if (type.endsWith('+json') && type !== JSON_PATCH_TYPE && rules.consumes.has('application/json')) return 'application/json';
   throw unsupported(rules, `Send one of: ${[...rules.consumes].join(', ')}`);
 }
 

@@ -1,5 +1,6 @@
 import type { ProblemDetails } from '../core/errors.js';
 import { remember } from '../core/memo.js';
+import { parseAccept, parseMediaType, qualityOf, type MediaRange, type MediaType } from '../core/media-type.js';
 
 /**
  * Turns handler results into one media type. Register your own (CSV, MessagePack, ...) through
@@ -13,9 +14,12 @@ import { remember } from '../core/memo.js';
  * };
  */
 export interface Serializer {
-  /** The media type it produces, matched against `Accept`, such as `application/json`. */
+  /**
+   * The media type it produces, matched against `Accept`, such as `application/json`. A range with
+   * parameters (`text/csv;header=present`) matches only when this type or `contentType` carries them.
+   */
   readonly type: string;
-  /** The `Content-Type` header it sends. */
+  /** The `Content-Type` header it sends; its parameters (`charset=utf-8`) are matched against `Accept` too. */
   readonly contentType: string;
   /** Serializes a result. Throwing (a cycle, a BigInt) becomes a masked 500. */
   serialize(value: unknown): string | Uint8Array;
@@ -57,69 +61,88 @@ export const text: Serializer = {
   serialize: (value) => (typeof value === 'string' ? value : stringify(value)),
 };
 
-interface MediaRange {
-  type: string;
-  subtype: string;
-  q: number;
-}
-
-function parseAccept(header: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const part of header.split(',')) {
-    const [range = '', ...params] = part.split(';');
-    const [type, subtype, extra] = range.trim().toLowerCase().split('/');
-    if (!type || !subtype || extra !== undefined) continue;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=');
-      if (name?.trim().toLowerCase() !== 'q') continue;
-      const parsed = Number(value?.trim());
-      q = Number.isFinite(parsed) && parsed >= 0 && parsed <= 1 ? parsed : 0;
-    }
-    ranges.push({ type, subtype, q });
-  }
-  return ranges;
-}
-
-/** The quality a client gives a media type: from the most specific range that matches it. */
-function quality(ranges: readonly MediaRange[], mediaType: string): number {
-  const [type, subtype] = mediaType.toLowerCase().split('/') as [string, string];
-  let best = -1;
-  let specificity = -1;
-  for (const range of ranges) {
-    const exact = range.type === type && range.subtype === subtype;
-    const matches = exact || (range.type === type && range.subtype === '*') || (range.type === '*' && range.subtype === '*');
-    if (!matches) continue;
-    const rank = exact ? 2 : range.type === '*' ? 0 : 1;
-    if (rank > specificity) {
-      specificity = rank;
-      best = range.q;
-    }
-  }
-  return best;
+/** A format with the media types its answers carry, read once. */
+interface Offer {
+  readonly format: Serializer;
+  /** A success: the type and parameters of `type`, with the parameters of `contentType` it lacks. */
+  readonly media: MediaType;
+  /** A problem, for a format that writes them: its `problemType`, sent with `charset=utf-8`. */
+  readonly problem: MediaType | undefined;
 }
 
 /**
- * Picks the format for a response from `Accept` (q-values, wildcards, most specific range first;
- * ties go to the server's order). No header means the first format. Undefined: nothing acceptable.
+ * The offer of each format, checked: a format whose `type`, `contentType` or `problemType` is no
+ * media type could never be matched against `Accept` as the client means it, so createApi refuses it.
+ */
+function offersOf(formats: readonly Serializer[]): Offer[] {
+  return formats.map(offerOf);
+}
+
+function offerOf(format: Serializer): Offer {
+  const type = mediaTypeOf(format, 'type');
+  const problem = format.problemType === undefined ? undefined : mediaTypeOf(format, 'problemType');
+  return {
+    format,
+    media: withParameters(type, mediaTypeOf(format, 'contentType').parameters),
+    problem: problem === undefined ? undefined : withParameters(problem, UTF_8),
+  };
+}
+
+const UTF_8: ReadonlyMap<string, string> = new Map([['charset', 'utf-8']]);
+
+function mediaTypeOf(format: Serializer, member: 'type' | 'contentType' | 'problemType'): MediaType {
+  const value: unknown = format?.[member];
+  const media = typeof value === 'string' ? parseMediaType(value) : undefined;
+  // A wildcard is a range a client accepts, never a type a format produces.
+  if (media === undefined || media.type === '*' || media.subtype === '*') {
+    throw new TypeError(`createApi: the ${member} of a format is ${JSON.stringify(value)}; write a media type, such as text/csv; charset=utf-8`);
+  }
+  return media;
+}
+
+/** A media type with the parameters of `extra` it does not have itself. */
+function withParameters(media: MediaType, extra: ReadonlyMap<string, string>): MediaType {
+  return { ...media, parameters: new Map([...extra, ...media.parameters]) };
+}
+
+/** The ranges of an `Accept` value; undefined for one that is ignored: none, malformed, or with no element. */
+function rangesOf(accept: string | undefined): MediaRange[] | undefined {
+  const ranges = accept === undefined ? undefined : parseAccept(accept);
+  return ranges?.length === 0 ? undefined : ranges;
+}
+
+/** The offer a client gives the highest weight above 0, the first of equals. */
+function preferred(offers: readonly Offer[], weigh: (offer: Offer) => number): Offer | undefined {
+  let chosen: Offer | undefined;
+  let chosenQuality = 0;
+  for (const offer of offers) {
+    const q = weigh(offer);
+    if (q > chosenQuality) {
+      chosen = offer;
+      chosenQuality = q;
+    }
+  }
+  return chosen;
+}
+
+/**
+ * Picks the format for a response from `Accept` (RFC 9110 §12.5.1): each format gets the weight of
+ * the most specific range that applies to it, parameters included (`text/html;level=1` applies only
+ * to a format whose media type carries `level=1`); the highest weight wins, ties go to the server's
+ * order. No header, an empty one, or one that does not follow the grammar means the first format.
+ * Undefined: nothing acceptable.
  *
  * @example
  * negotiate('text/plain;q=0.5, application/json', [json, text]); // json
  */
 export function negotiate(accept: string | undefined, formats: readonly Serializer[]): Serializer | undefined {
-  if (accept === undefined || accept === '' || accept === '*/*') return formats[0];
-  const ranges = parseAccept(accept);
-  if (ranges.length === 0) return formats[0];
-  let chosen: Serializer | undefined;
-  let chosenQuality = 0;
-  for (const format of formats) {
-    const q = quality(ranges, format.type);
-    if (q > chosenQuality) {
-      chosen = format;
-      chosenQuality = q;
-    }
-  }
-  return chosen;
+  return chooseContent(accept, offersOf(formats));
+}
+
+function chooseContent(accept: string | undefined, offers: readonly Offer[]): Serializer | undefined {
+  const ranges = rangesOf(accept);
+  if (ranges === undefined) return offers[0]?.format;
+  return preferred(offers, (offer) => qualityOf(ranges, offer.media))?.format;
 }
 
 /**
@@ -132,30 +155,27 @@ export function negotiate(accept: string | undefined, formats: readonly Serializ
  * negotiateProblem('application/xml', [json, xml]); // xml
  */
 export function negotiateProblem(accept: string | undefined, formats: readonly Serializer[]): Serializer {
-  const base = problemJson(formats);
-  if (accept === undefined || accept === '' || accept === '*/*') return base;
-  const ranges = parseAccept(accept);
-  let chosen: Serializer = base;
-  let chosenQuality = Math.max(quality(ranges, 'application/json'), quality(ranges, 'application/problem+json'));
-  for (const format of formats) {
-    if (format.problemType === undefined || format === base) continue;
-    const q = Math.max(quality(ranges, format.type), quality(ranges, format.problemType));
-    if (q > chosenQuality) {
-      chosen = format;
-      chosenQuality = q;
-    }
-  }
-  return chosen;
+  return chooseProblem(accept, offersOf(formats));
+}
+
+function chooseProblem(accept: string | undefined, offers: readonly Offer[]): Serializer {
+  const base = problemJson(offers);
+  const ranges = rangesOf(accept);
+  if (ranges === undefined) return base.format;
+  const writers = [base, ...offers.filter((offer) => offer.problem !== undefined && offer !== base)];
+  const weigh = (offer: Offer) => Math.max(qualityOf(ranges, offer.media), offer.problem === undefined ? -1 : qualityOf(ranges, offer.problem));
+  return (preferred(writers, weigh) ?? base).format;
 }
 
 /** The format that writes JSON problems: the API's own `application/json` format when it can, else `json`. */
-function problemJson(formats: readonly Serializer[]): Serializer {
-  return formats.find((format) => format.type === 'application/json' && format.serializeProblem !== undefined) ?? json;
+function problemJson(offers: readonly Offer[]): Offer {
+  return offers.find((offer) => offer.media.essence === 'application/json' && offer.format.serializeProblem !== undefined) ?? offerOf(json);
 }
 
 /**
  * A bounded memo of negotiation results, keyed by the `Accept` value: clients send the same few
- * values over and over, and parsing them is most of the cost of negotiating.
+ * values over and over, and parsing them is most of the cost of negotiating. It checks the formats
+ * at once: one whose `type`, `contentType` or `problemType` is no media type throws.
  *
  * @example
  * const negotiator = createNegotiator([json, text]);
@@ -166,11 +186,13 @@ export function createNegotiator(formats: readonly Serializer[]): {
   content(accept: string | undefined): Serializer | undefined;
   problem(accept: string | undefined): Serializer;
 } {
+  const offers = offersOf(formats);
   const contentCache = new Map<string, Serializer | undefined>();
   const problemCache = new Map<string, Serializer>();
-  const base = problemJson(formats);
+  const first = offers[0]?.format;
+  const base = problemJson(offers).format;
   return {
-    content: (accept) => (accept === undefined ? formats[0] : remember(contentCache, accept, negotiate, formats)),
-    problem: (accept) => (accept === undefined ? base : remember(problemCache, accept, negotiateProblem, formats)),
+    content: (accept) => (accept === undefined ? first : remember(contentCache, accept, chooseContent, offers)),
+    problem: (accept) => (accept === undefined ? base : remember(problemCache, accept, chooseProblem, offers)),
   };
 }

@@ -7,10 +7,10 @@ import {
   inspectBody,
   isRawBody,
   parseBodyText,
-  parseMediaType,
   readBody,
   type BodyRules,
 } from '../../src/core/body.js';
+import { parseMediaType } from '../../src/core/media-type.js';
 import { expectProblem } from '../helpers/problem.js';
 
 const encoder = new TextEncoder();
@@ -168,11 +168,19 @@ describe.each(FORMS)('a body given as %s', (form, make) => {
     expect(response.headers['accept-post']).toBe('application/json');
   });
 
-  it.each(['latin1', 'utf-16', '""', 'utf-8; charset=iso-8859-1'])('charset=%s is a 415', async (charset) => {
+  it.each(['latin1', 'utf-16', '""', 'UTF-16; format=x'])('charset=%s is a 415', async (charset) => {
     const response = await send(api, make('{"a":1}'), { 'content-type': `application/json; charset=${charset}` });
     expectProblem(response, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE' });
     expect((response.body as { detail: string }).detail).toBe('The body must be encoded as UTF-8');
   });
+
+  it.each(['application/json; charset=utf-8; charset=iso-8859-1', 'application/json; charset = utf-8', 'application/json; profile=http://localhost', 'application/json; x="open'])(
+    'Content-Type %j is malformed: a 415 that says so',
+    async (contentType) => {
+      const response = await send(api, make('{"a":1}'), { 'content-type': contentType });
+      expectProblem(response, { status: 415, code: 'RC_UNSUPPORTED_MEDIA_TYPE', detail: 'The Content-Type is malformed', headers: { 'accept-post': 'application/json' } });
+    },
+  );
 
   it('a 415 on PATCH carries Accept-Patch, and on PUT neither header', async () => {
     const patch = await send(api, make('{}'), { 'content-type': 'text/csv' }, 'PATCH', '/notes/1');
@@ -302,14 +310,15 @@ const rules = (overrides: Partial<BodyRules> = {}): BodyRules => ({
 
 describe('parseMediaType', () => {
   it.each([
-    ['application/json', { type: 'application/json', charset: undefined }],
-    ['Application/JSON ;\tcharset="UTF-8"', { type: 'application/json', charset: 'utf-8' }],
-    ['text/plain; format=flowed; CHARSET = utf-8 ', { type: 'text/plain', charset: 'utf-8' }],
-  ])('%j', (header, expected) => {
-    expect(parseMediaType(header)).toEqual(expected);
+    ['application/json', 'application/json', {}],
+    ['Application/JSON ;\tcharset="UTF-8"', 'application/json', { charset: 'UTF-8' }],
+    ['text/plain; format=flowed; CHARSET=utf-8 ', 'text/plain', { format: 'flowed', charset: 'utf-8' }],
+  ])('%j', (header, essence, parameters) => {
+    const media = parseMediaType(header);
+    expect({ essence: media?.essence, parameters: Object.fromEntries(media?.parameters ?? []) }).toEqual({ essence, parameters });
   });
 
-  it.each(['', 'json', '/json', 'application/', 'application /json', 'a/b, c/d', '"a/b"'])('%j has no type/subtype', (header) => {
+  it.each(['', 'json', '/json', 'application/', 'application /json', 'a/b, c/d', '"a/b"', 'text/plain; CHARSET = utf-8'])('%j is no media type', (header) => {
     expect(parseMediaType(header)).toBeUndefined();
   });
 });

@@ -49,18 +49,26 @@ describe('negotiate', () => {
     ['*/*;q=0.1, application/xml', [json, xml], xml],
     ['application/json, text/plain', [text, json], text],
     ['APPLICATION/JSON', [text, json], json],
-    ['application/json ; q=0.4 ,\ttext/plain ; q = 0.3', [text, json], json],
-    ['not a media range', [text, json], text],
+    ['application/json ; q=0.4 ,\ttext/plain ; q=0.3', [text, json], json],
+    [' , text/plain, ', [json, text], text],
   ] as const)('Accept %j → the right format', (accept, formats, expected) => {
     expect(negotiate(accept, formats)).toBe(expected);
+  });
+
+  it.each([
+    'not a media range',
+    'application/json;q=abc',
+    'application/json;q=2',
+    'application/json ; q=0.4 ,\ttext/plain ; q = 0.3',
+    'application/json;x="a, text/plain',
+  ])('Accept %j does not follow the grammar: ignored, the first format', (accept) => {
+    expect(negotiate(accept, [text, json])).toBe(text);
   });
 
   it.each([
     ['image/png', [json, text]],
     ['application/json;q=0', [json]],
     ['text/*;q=0.5, text/plain;q=0', [text]],
-    ['application/json;q=abc', [json]],
-    ['application/json;q=2', [json]],
     ['application/*+json', [json]],
   ] as const)('Accept %j → nothing acceptable', (accept, formats) => {
     expect(negotiate(accept, formats)).toBeUndefined();
@@ -81,6 +89,8 @@ describe('negotiateProblem', () => {
     ['application/xml, application/json', json],
     ['text/plain', json],
     ['image/png', json],
+    ['application/xml;q=0', json],
+    ['application/problem+xml;q=0, */*;q=0.1', json],
   ] as const)('Accept %j → %s', (accept, expected) => {
     expect(negotiateProblem(accept, [json, text, xml])).toBe(expected);
   });

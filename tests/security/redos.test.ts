@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createApi, endpoint } from '../../src/index.js';
-import { parseMediaType } from '../../src/core/body.js';
+import { parseMediaType } from '../../src/core/media-type.js';
 import { expectProblem } from '../helpers/problem.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -141,10 +141,11 @@ describe('a Content-Type with a long run of spaces inside', () => {
   // Regression: trimming with /^[ \t]+|[ \t]+$/g read this value in quadratic time.
   const ATTACK = 'a' + ' '.repeat(16_000) + 'x';
 
-  it('is no media type; spaces inside a parameter are kept', () => {
+  it('is no media type, nor is a parameter with spaces inside', () => {
     expect(parseMediaType(ATTACK)).toBeUndefined();
     const spaces = ' '.repeat(16_000);
-    expect(parseMediaType(`application/json;${spaces}charset=utf-8${spaces}x`)).toEqual({ type: 'application/json', charset: `utf-8${spaces}x` });
+    expect(parseMediaType(`application/json;${spaces}charset=utf-8${spaces}x`)).toBeUndefined();
+    expect(parseMediaType(`application/json;${spaces}charset=utf-8${spaces}`)?.parameters.get('charset')).toBe('utf-8');
   });
 
   it('is answered with a 415 problem on a POST endpoint', async () => {
@@ -153,7 +154,7 @@ describe('a Content-Type with a long run of spaces inside', () => {
     expectProblem(response, {
       status: 415,
       code: 'RC_UNSUPPORTED_MEDIA_TYPE',
-      detail: 'The body needs a Content-Type',
+      detail: 'The Content-Type is malformed',
       headers: { 'accept-post': 'application/json' },
       exact: true,
     });
