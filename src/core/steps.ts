@@ -229,6 +229,11 @@ function loading(current: CurrentItem): Step {
   const owner = current.owner;
   const keep = (exchange: Exchange, item: unknown): void => {
     if (current.isHandler && (item instanceof Error || isHttpError(item))) throw item;
+    // A read that chose its outcome and gave nothing answers that outcome: there is no item to check or compare.
+    if (current.isHandler && (item === undefined || item === null) && exchange.ctx.reply?.outcome !== undefined) {
+      exchange.done = true;
+      return;
+    }
     if (item === undefined || item === null || item instanceof Error) throw MISSING_ITEM;
     if (owner !== undefined && (exchange.ctx.principal === undefined || owner(item, exchange.ctx.principal) !== true)) throw FORBIDDEN_ITEM;
     exchange.item = item;
