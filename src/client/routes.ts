@@ -233,7 +233,8 @@ type EndpointRoute<F, Traits extends ApiTraits> = F extends {
           | (Method extends 'POST' | 'PUT' | 'PATCH' ? 'badRequest' : never)
           | ([BodySchema] extends [undefined] ? never : 'payloadTooLarge' | 'unsupportedMediaType' | 'badRequest')
           | ([ParamsSchema | QuerySchema] extends [undefined] ? ('headers' extends Keys ? 'badRequest' : never) : 'badRequest')
-          | ('authorize' extends Keys ? 'forbidden' : Traits['authorize'] extends true ? 'forbidden' : never)
+          // The API's authorize covers protected endpoints only.
+          | ('authorize' extends Keys ? 'forbidden' : Traits['authorize'] extends true ? (IsPublic extends true ? never : 'forbidden') : never)
           | ('conditional' extends Keys ? 'notFound' | 'preconditionFailed' | (Method extends 'GET' ? never : 'preconditionRequired') : never)
           // An item operation whose handler gives nothing answers 404, with params or without.
           | (([Declared] extends [never] ? DefaultOperation[Method & keyof DefaultOperation] : Declared) extends ItemOperation ? 'notFound' : never)

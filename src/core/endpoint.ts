@@ -180,7 +180,7 @@ export interface EndpointConfig<
   consumes?: readonly string[];
   /** Reachable without a principal when the API authenticates. */
   public?: IsPublic;
-  /** Extra permission check; `false` answers 403. */
+  /** Extra permission check; `false` answers 403. Not on a public endpoint, which answers every caller alike. */
   authorize?: Authorize<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>>;
   /** For `create`: the URL of the new item. Defaults to the request path plus the result's `id`. */
   location?: (result: Awaited<Result>, ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => string | undefined;
@@ -416,10 +416,15 @@ export function endpoint<
   if (config.operation !== undefined && !OPERATIONS.includes(config.operation)) {
     throw new TypeError(`${where}: "operation" must be one of ${OPERATIONS.join(', ')}, got ${JSON.stringify(config.operation)}`);
   }
+  checkFunction(config.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
+  checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
+  if (config.public === true && config.authorize !== undefined) {
+    throw new TypeError(`${where}: a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in "handle"`);
+  }
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
   // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
-  return defineEndpoint({
+  return freezeEndpoint({
     method,
     path,
     operation,
@@ -448,7 +453,25 @@ export function endpoint<
       merge: undefined,
     },
     handle: config.handle as Endpoint['handle'],
-  }) as Endpoint<never>;
+  }, where) as Endpoint<never>;
+}
+
+/**
+ * Throws unless an option is undefined or a function, naming the option and the function it takes.
+ *
+ * @example
+ * checkFunction(config.authorize, 'endpoint(GET /me): "authorize"', '(ctx) => true to let the caller go on');
+ */
+export function checkFunction(value: unknown, what: string, shape: string): void {
+  if (value !== undefined && typeof value !== 'function') throw new TypeError(`${what} must be a function ${shape}, got ${describeValue(value)}`);
+}
+
+/** A value as a message names it, without echoing what it holds. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}` : `${typeof value} ${String(value)}`;
 }
 
 /**
@@ -510,8 +533,29 @@ export function checkValidators(options: { etag?: unknown; lastModified?: unknow
  * defineEndpoint({ ...existing, path: '/v2' + existing.path });
  */
 export function defineEndpoint(definition: Endpoint): Endpoint {
-  const where = `defineEndpoint(${definition?.method} ${definition?.path})`;
+  return freezeEndpoint(definition, `defineEndpoint(${definition?.method} ${definition?.path})`);
+}
+
+/**
+ * {@link defineEndpoint} for a declaration of another name: its messages name `where`, what the
+ * user called (`endpoint(GET /me)`, `the "remove" of collection("comments")`).
+ *
+ * @example
+ * freezeEndpoint(definition, 'endpoint(GET /me)');
+ */
+export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
+  if (typeof definition !== 'object' || definition === null) throw new TypeError(`${where}: an endpoint must be an object`);
   checkOptions(where, definition, DEFINITION_KEYS);
+  if (!(METHODS as readonly unknown[]).includes(definition.method)) throw new TypeError(`${where}: unknown method ${JSON.stringify(definition.method)}; use one of ${METHODS.join(', ')}`);
+  parseTemplate(definition.path);
+  if (typeof definition.handle !== 'function') throw new TypeError(`${where}: "handle" must be a function`);
+  if (!Array.isArray(definition.consumes)) throw new TypeError(`${where}: "consumes" must be an array of media types, such as ['application/json']`);
+  for (const list of ['authorize', 'guards', 'filters'] as const) {
+    if (!Array.isArray(definition[list]) || !definition[list].every((step: unknown) => typeof step === 'function')) throw new TypeError(`${where}: "${list}" must be an array of functions`);
+  }
+  if (definition.public && definition.authorize.length > 0) {
+    throw new TypeError(`${where}: a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" or the rules`);
+  }
   checkBodyOption(definition.body, `${where}: "body"`);
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);

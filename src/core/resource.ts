@@ -1,7 +1,7 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
-import { checkBodyOption, checkValidators, defineEndpoint, type CurrentItem, type ListContext } from './endpoint.js';
+import { checkBodyOption, checkFunction, checkValidators, freezeEndpoint, type CurrentItem, type ListContext } from './endpoint.js';
 import { listRules, type PageOption } from './lists.js';
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { contextWith } from './context.js';
@@ -104,7 +104,7 @@ export type ChildParam<Name extends string> = Name extends `${infer Stem}ies` ? 
 interface OperationOptions<Ctx, Errors extends DeclaredErrors = DeclaredErrors> {
   /** Reachable without a principal. */
   public?: boolean;
-  /** A rule for this operation only, on top of the API's and the collection's. */
+  /** A rule for this operation only, on top of the API's and the collection's. Not on a public operation. */
   authorize?: Authorize<Ctx>;
   /** One line for generated documentation. */
   summary?: string;
@@ -229,7 +229,7 @@ export interface CollectionDefinition<
   param?: Param;
   /** Operations reachable without a principal: `true` for all, or a list. */
   public?: Public;
-  /** A rule for every operation of this collection and of its children. */
+  /** A rule for every protected operation of this collection and of its children; public operations never run it. */
   authorize?: Authorize<AnyContext>;
   /**
    * Whether the caller may see and change an item. A rule alone guards every operation; with
@@ -509,9 +509,11 @@ function checkDefinition(name: string, definition: Level['definition']): void {
     if (typeof declared === 'object') {
       checkOptions(`the "${operation}" of ${where}`, declared, operation === 'update' ? UPDATE_OPTIONS : takesBody(operation) ? BODY_OPERATION_OPTIONS : OPERATION_OPTIONS);
       checkBodyOption(ownBodyOf(declared), `${where}: the "body" of "${operation}"`);
+      checkFunction(declared.authorize, `${where}: the "authorize" of "${operation}"`, '(ctx) => true to let the caller go on');
     }
     checkSchema(typeof declared === 'object' ? declared.response : undefined, `${where}: the "response" of "${operation}"`);
   }
+  checkFunction(definition.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
   checkSchema(definition.item, `${where}: "item"`);
   checkSchema(definition.id, `${where}: "id"`);
   checkSchema(definition.query, `${where}: "query"`);
@@ -663,9 +665,14 @@ function toEndpoint(
   for (const ancestor of ancestors) if (ancestor.definition.id !== undefined) params[ancestor.param] = ancestor.definition.id;
   if (onItem && definition.id !== undefined) params.id = definition.id;
 
+  // The collections' rules cover protected operations: a public one answers every caller alike, signed in or not.
   const authorize: Authorize[] = [];
-  for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
-  if (options.authorize !== undefined) authorize.push(options.authorize as Authorize);
+  if (!isPublic) {
+    for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
+    if (options.authorize !== undefined) authorize.push(options.authorize as Authorize);
+  } else if (options.authorize !== undefined) {
+    throw new TypeError(`collection("${level.name}"): "${operation}" is public, so it runs no authorize rule: every caller, signed in or not, gets the same answer; make it protected to check callers, or check the request in its handler`);
+  }
 
   const guards: Guard[] = [];
   if (ancestors.length > 0) guards.push(ancestorGuard(ancestors));
@@ -693,7 +700,7 @@ function toEndpoint(
       ? { schema: options.response, array: false }
       : definition.item && { schema: definition.item, array: operation === 'list', page: operation === 'list' && definition.page !== undefined };
 
-  return defineEndpoint({
+  return freezeEndpoint({
     method: METHOD_OF[operation],
     path: onItem ? itemPath : path,
     operation: operation as Operation,
@@ -718,7 +725,7 @@ function toEndpoint(
     current,
     list: rules === undefined && scope === undefined ? undefined : { rules, scope },
     handle: options.handle,
-  });
+  }, `the "${operation}" of collection("${level.name}")`);
 }
 
 function isOwnedBy(owns: OwnerRule<any>, item: unknown, principal: unknown): boolean {

@@ -33,7 +33,7 @@ export interface RuntimeOptions {
    * needs a caller.
    */
   authenticate?: (request: ApiRequest) => Promisable<Authenticated>;
-  /** A rule every protected request must pass; `false` answers 403. */
+  /** A rule every protected request must pass; `false` answers 403. Public endpoints never run it: they answer every caller alike. */
   authorize?: (ctx: AnyContext) => Promisable<boolean>;
   /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
   challenge?: string;

@@ -142,10 +142,9 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     take(validation('body', endpoint.body, 'body'));
   }
   if (validates) take(rejectInvalidInput, 'badRequest');
-  // Rules ask only a caller: on a public endpoint of an API that knows no callers, they never run.
-  const rulesRun = !endpoint.public || settings.authenticate !== undefined;
-  if (settings.authorize !== undefined) take(authorization(settings.authorize), rulesRun && 'forbidden');
-  for (const rule of endpoint.authorize) take(authorization(rule), rulesRun && 'forbidden');
+  // The API's rule covers protected requests: a public endpoint answers every caller alike, signed in or not.
+  if (settings.authorize !== undefined && !endpoint.public) take(authorization(settings.authorize), 'forbidden');
+  for (const rule of endpoint.authorize) take(authorization(rule), 'forbidden');
   // Guards load parents and check owners: a missing one is a 404, someone else's a 403.
   for (const guard of endpoint.guards) take((exchange) => settled(guard(exchange.ctx), exchange, ignore), 'forbidden', 'notFound');
   // The owner's scope keeps a list's query to the caller's items.
@@ -428,12 +427,9 @@ function rejectInvalidInput(exchange: Exchange): undefined {
   return undefined;
 }
 
-/** A rule that must say `true` for a caller (anonymous callers of public endpoints are not asked). */
+/** A rule that must say `true`. */
 function authorization(rule: Authorize): Step {
-  return (exchange) => {
-    if (exchange.compiled.endpoint.public && exchange.ctx.principal === undefined) return undefined;
-    return settled(rule(exchange.ctx), exchange, allowOrForbid);
-  };
+  return (exchange) => settled(rule(exchange.ctx), exchange, allowOrForbid);
 }
 
 function allowOrForbid(_exchange: Exchange, allowed: boolean): void {

@@ -120,6 +120,15 @@ describe('endpoints', () => {
     expectTypeOf<Statuses<typeof answer>>().toEqualTypeOf<200 | 400 | 404 | 406 | 500 | 503>();
   });
 
+  it('the API-wide authorize answers 403 on protected endpoints only', async () => {
+    const guarded = createApi({ authorize: () => true, endpoints: [health, endpoint('GET', '/reports', { handle: () => [] as string[] })], timeout: false });
+    const typed = createClient<typeof guarded>({ api: guarded });
+    const healthy = await typed.get('/health');
+    expectTypeOf<Extract<Statuses<typeof healthy>, 403>>().toBeNever();
+    const reports = await typed.get('/reports');
+    expectTypeOf<Extract<Statuses<typeof reports>, 403>>().toEqualTypeOf<403>();
+  });
+
   it('a required query must be given, and a headers schema can answer 400', async () => {
     const find = endpoint('GET', '/finds', { query: z.object({ q: z.string() }), handle: () => [] as string[] });
     const config = endpoint('GET', '/config', { public: true, headers: z.object({ 'x-tenant': z.string() }), handle: () => ({ theme: 'dark' }) });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collection, ConflictError, createApi, createStatusPolicy, endpoint, json, text } from '../../src/index.js';
+import { collection, ConflictError, createApi, createStatusPolicy, endpoint, json, text, type Endpoint } from '../../src/index.js';
 import { createTestContext } from '../../src/testing.js';
 
 const reports: unknown[] = [];
@@ -116,17 +116,15 @@ describe('ctx.outcome', () => {
           ctx.outcome(outcome);
         },
       });
-    const api = createApi({
-      onError,
-      endpoints: [
-        ...(['empty', 'accepted', 'create', 'replace'] as const).map(chosen),
-        endpoint('GET', '/snapshots/:id', { outcomes: ['notModified'], handle: (ctx) => { ctx.outcome('notModified'); } }),
-        endpoint('DELETE', '/sessions/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return null; } }),
-        // Without a choice an item's missing result is still a 404, and remove's false still says "no such item".
-        endpoint('PUT', '/flags/:name', { body: z.object({ on: z.boolean() }), handle: () => undefined }),
-        endpoint('DELETE', '/tokens/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return false; } }),
-      ],
-    });
+    const endpoints: Endpoint[] = [
+      ...(['empty', 'accepted', 'create', 'replace'] as const).map(chosen),
+      endpoint('GET', '/snapshots/:id', { outcomes: ['notModified'], handle: (ctx) => { ctx.outcome('notModified'); } }),
+      endpoint('DELETE', '/sessions/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return null; } }),
+      // Without a choice an item's missing result is still a 404, and remove's false still says "no such item".
+      endpoint('PUT', '/flags/:name', { body: z.object({ on: z.boolean() }), handle: () => undefined }),
+      endpoint('DELETE', '/tokens/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return false; } }),
+    ];
+    const api = createApi({ onError, endpoints });
     const put = (url: string) => api.handle({ method: 'PUT', url, headers: { 'content-type': 'application/json' }, body: '{"on":true}' });
     const expected = { empty: 204, accepted: 202, create: 201, replace: 200 };
     for (const [outcome, status] of Object.entries(expected)) {
