@@ -233,7 +233,7 @@ export function createApi<
   const answer = cors === undefined ? respond : withCors(cors, respond, router, runtime);
 
   const api: Api = {
-    handle: (request) => Promise.resolve(answer(request, false) as ApiResponse | Promise<ApiResponse>),
+    handle: (request) => awaited(runtime, answer(request, false) as ApiResponse | Promise<ApiResponse>),
     dispatch: (request) => Promise.resolve(answer(request, true)),
     // Only a path that matched nothing answers undefined, and only when asked to pass it on.
     respond: ((request: ApiRequest, options: RespondOptions = ANSWER_ALL) => answer(request, options.unmatched === 'pass', options.lowerCaseHeaders === true)) as Api['respond'],
@@ -337,6 +337,28 @@ function withLowerCaseHeaders(request: ApiRequest): ApiRequest {
   return headers === request.headers ? request : { ...request, headers };
 }
 
+/**
+ * The answer of a call made in memory (`api.handle`, an endpoint handler), as a promise. While it is
+ * pending its deadline keeps the process alive: a script or a unit test that awaits a handler that
+ * never settles gets the 503 rather than an exit with nothing. The adapters' door, `respond`, does
+ * not hold it: their server keeps the process alive while it serves.
+ */
+function awaited(runtime: Runtime, answer: ApiResponse | Promise<ApiResponse>): Promise<ApiResponse> {
+  const deadlines = runtime.settings.deadlines;
+  if (!(answer instanceof Promise) || deadlines === undefined) return Promise.resolve(answer);
+  deadlines.hold();
+  return answer.then(
+    (response) => {
+      deadlines.release();
+      return response;
+    },
+    (error: unknown) => {
+      deadlines.release();
+      throw error;
+    },
+  );
+}
+
 /** The 405 for a path's Allow value; {@link createApi} keeps one per distinct value. */
 function methodNotAllowed(allow: string): MethodNotAllowedError {
   return withoutStack(() => new MethodNotAllowedError(allow));
@@ -376,7 +398,7 @@ export function createEndpointHandler(
     const request = withLowerCaseHeaders(given);
     const headers = request.headers ?? EMPTY_HEADERS;
     try {
-      return await runtime.run(compiled, params, splitUrl(request.url).search, headers, request);
+      return await awaited(runtime, runtime.run(compiled, params, splitUrl(request.url).search, headers, request));
     } catch (error) {
       return runtime.fail(error, request, headers);
     }

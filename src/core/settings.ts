@@ -64,7 +64,8 @@ export interface RuntimeOptions {
   /**
    * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
    * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
-   * result is dropped. `false` lets requests take as long as they take.
+   * result is dropped. `false` lets requests take as long as they take. While someone awaits
+   * `api.handle`, the deadline keeps the process alive, so that the 503 arrives in a script too.
    */
   timeout?: number | false;
 }
