@@ -9,7 +9,8 @@ import type { Validators } from './conditions.js';
 import type { ListRules, PageRequest, SortField } from './lists.js';
 import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
 import type { Operation } from './policy.js';
-import { checkOptions } from './options.js';
+import { checkFunction, checkOptions } from './options.js';
+import { checkParamsSchema } from './params-schema.js';
 import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
@@ -411,16 +412,16 @@ export function endpoint<
   checkSchema(config.headers, `${where}: "headers"`);
   checkBodyOption(config.body, `${where}: "body"`);
   if (config.params !== undefined && !isStandardSchema(config.params)) {
+    if (typeof config.params !== 'object' || config.params === null) throw new TypeError(`${where}: "params" must be a Standard Schema of the params, or a schema per param such as { id: z.coerce.number() }`);
     for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);
   }
+  checkParamsSchema(config.params, path, where);
   if (config.operation !== undefined && !OPERATIONS.includes(config.operation)) {
     throw new TypeError(`${where}: "operation" must be one of ${OPERATIONS.join(', ')}, got ${JSON.stringify(config.operation)}`);
   }
   checkFunction(config.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
   checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
-  if (config.public === true && config.authorize !== undefined) {
-    throw new TypeError(`${where}: a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in "handle"`);
-  }
+  if (config.public === true && config.authorize !== undefined) throw publicRule(where, 'a public endpoint');
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
   // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
@@ -457,21 +458,13 @@ export function endpoint<
 }
 
 /**
- * Throws unless an option is undefined or a function, naming the option and the function it takes.
+ * The mistake of an `authorize` on a public endpoint or operation, which would run for nobody.
  *
  * @example
- * checkFunction(config.authorize, 'endpoint(GET /me): "authorize"', '(ctx) => true to let the caller go on');
+ * throw publicRule('endpoint(GET /news)', 'a public endpoint');
  */
-export function checkFunction(value: unknown, what: string, shape: string): void {
-  if (value !== undefined && typeof value !== 'function') throw new TypeError(`${what} must be a function ${shape}, got ${describeValue(value)}`);
-}
-
-/** A value as a message names it, without echoing what it holds. */
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'string' ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}` : `${typeof value} ${String(value)}`;
+export function publicRule(where: string, what: string): TypeError {
+  return new TypeError(`${where}: ${what} runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler`);
 }
 
 /**
@@ -544,18 +537,8 @@ export function defineEndpoint(definition: Endpoint): Endpoint {
  * freezeEndpoint(definition, 'endpoint(GET /me)');
  */
 export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
-  if (typeof definition !== 'object' || definition === null) throw new TypeError(`${where}: an endpoint must be an object`);
   checkOptions(where, definition, DEFINITION_KEYS);
-  if (!(METHODS as readonly unknown[]).includes(definition.method)) throw new TypeError(`${where}: unknown method ${JSON.stringify(definition.method)}; use one of ${METHODS.join(', ')}`);
-  parseTemplate(definition.path);
-  if (typeof definition.handle !== 'function') throw new TypeError(`${where}: "handle" must be a function`);
-  if (!Array.isArray(definition.consumes)) throw new TypeError(`${where}: "consumes" must be an array of media types, such as ['application/json']`);
-  for (const list of ['authorize', 'guards', 'filters'] as const) {
-    if (!Array.isArray(definition[list]) || !definition[list].every((step: unknown) => typeof step === 'function')) throw new TypeError(`${where}: "${list}" must be an array of functions`);
-  }
-  if (definition.public && definition.authorize.length > 0) {
-    throw new TypeError(`${where}: a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" or the rules`);
-  }
+  if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
   checkBodyOption(definition.body, `${where}: "body"`);
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);

@@ -1,13 +1,13 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
-import { checkBodyOption, checkFunction, checkValidators, freezeEndpoint, type CurrentItem, type ListContext } from './endpoint.js';
+import { checkBodyOption, checkValidators, freezeEndpoint, publicRule, type CurrentItem, type ListContext } from './endpoint.js';
 import { listRules, type PageOption } from './lists.js';
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { contextWith } from './context.js';
 import type { Resource } from './api.js';
 import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
-import { checkOptions } from './options.js';
+import { checkFunction, checkOptions } from './options.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
 import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
@@ -671,7 +671,7 @@ function toEndpoint(
     for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
     if (options.authorize !== undefined) authorize.push(options.authorize as Authorize);
   } else if (options.authorize !== undefined) {
-    throw new TypeError(`collection("${level.name}"): "${operation}" is public, so it runs no authorize rule: every caller, signed in or not, gets the same answer; make it protected to check callers, or check the request in its handler`);
+    throw publicRule(`collection("${level.name}")`, `"${operation}" is public and`);
   }
 
   const guards: Guard[] = [];

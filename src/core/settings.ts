@@ -2,7 +2,7 @@ import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' }
 import type { ApiRequest, ErrorInfo } from './contract.js';
 import type { AnyContext, Authenticated } from './endpoint.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError, type ProblemDetails } from './errors.js';
-import { checkOptions } from './options.js';
+import { checkFunction, checkOptions } from './options.js';
 import { checkSchema, type StandardSchema } from './standard-schema.js';
 import { createNegotiator, json, type Serializer } from '../formats/formats.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
@@ -159,6 +159,10 @@ function checkLimit(name: string, value: unknown, fallback: number): number {
  * const settings = createSettings({ bodyLimit: 64 * 1024 });
  */
 export function createSettings(options: RuntimeOptions): Settings {
+  checkFunction(options.authenticate, 'createApi: "authenticate"', '(request) => the caller');
+  checkFunction(options.authorize, 'createApi: "authorize"', '(ctx) => true to let the caller go on');
+  checkFunction(options.onError, 'createApi: "onError"', '(error, info) => void');
+  checkFunction(options.serializerCompiler, 'createApi: "serializerCompiler"', '(schema) => (value) => string');
   const formats = options.formats ?? [json];
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
   const onError = options.onError;

@@ -324,10 +324,10 @@ describe('public endpoints and the API-wide authorize', () => {
 
   it('a public endpoint or operation with an authorize of its own is refused at definition time', () => {
     expect(() => endpoint('GET', '/news', { public: true, authorize: () => true, handle: () => [] })).toThrow(
-      'endpoint(GET /news): a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in "handle"',
+      'endpoint(GET /news): a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler',
     );
-    expect(() => collection('news', { public: ['list'], list: { authorize: () => true, handle: () => [] } })).toThrow(/collection\("news"\): "list" is public, so it runs no authorize rule/);
-    expect(() => collection('news', { list: { public: true, authorize: () => true, handle: () => [] } })).toThrow(/collection\("news"\): "list" is public, so it runs no authorize rule/);
+    expect(() => collection('news', { public: ['list'], list: { authorize: () => true, handle: () => [] } })).toThrow(/collection\("news"\): "list" is public and runs no authorize rule/);
+    expect(() => collection('news', { list: { public: true, authorize: () => true, handle: () => [] } })).toThrow(/collection\("news"\): "list" is public and runs no authorize rule/);
   });
 });
 
