@@ -133,15 +133,16 @@ export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchem
 export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
 
 /**
- * The body option of an endpoint or a collection: a schema, or `'unvalidated'` to take any JSON
- * unchecked (the handler then sees `unknown`). Without either, an endpoint takes no body.
+ * The body option of an endpoint or a collection: a schema, `'unvalidated'` to take any JSON
+ * unchecked (the handler then sees `unknown`), or `'ignored'` to let a body arrive and never read it
+ * (the handler sees none, and the API documents none). Without any, an endpoint takes no body.
  *
  * @example
  * const body: BodyOption = 'unvalidated';
  */
-export type BodyOption = StandardSchema | 'unvalidated';
+export type BodyOption = StandardSchema | 'unvalidated' | 'ignored';
 
-/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing without a body option. */
+/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing when ignored or without a body option. */
 export type BodyOf<Schema> = Schema extends StandardSchema ? InferOutput<Schema> : Schema extends 'unvalidated' ? unknown : undefined;
 
 /** The principal a handler sees: possibly absent on public endpoints. */
@@ -173,8 +174,9 @@ export interface EndpointConfig<
   query?: QuerySchema;
   headers?: HeadersSchema;
   /**
-   * The schema of the request body, or `'unvalidated'` to take any body unchecked. A POST, PUT or
-   * PATCH endpoint without it takes no body: a request that sends one is a 400.
+   * The schema of the request body, `'unvalidated'` to take any body unchecked, or `'ignored'` to let
+   * a body arrive and never read it (`ctx.body` is undefined). A POST, PUT or PATCH endpoint without
+   * it takes no body: a request that sends one is a 400.
    */
   body?: BodySchema;
   /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
@@ -275,7 +277,7 @@ export interface Endpoint<Facts = unknown> {
   readonly params: PartSchema | undefined;
   readonly query: StandardSchema | undefined;
   readonly headers: StandardSchema | undefined;
-  /** The body's schema; `'unvalidated'` takes any body; undefined takes none. */
+  /** The body's schema; `'unvalidated'` takes any body; `'ignored'` lets one arrive unread; undefined takes none. */
   readonly body: BodyOption | undefined;
   readonly consumes: readonly string[];
   readonly public: boolean;
@@ -347,15 +349,25 @@ export interface ListContext<Sort extends string = string, Filter = Record<strin
 const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
 
 /**
- * Throws unless a body option is undefined, a Standard Schema or `'unvalidated'`.
+ * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
  *
  * @example
  * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
  */
 export function checkBodyOption(value: unknown, what: string): void {
-  if (value !== undefined && value !== 'unvalidated' && !isStandardSchema(value)) {
-    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, or 'unvalidated' to take any body unchecked`);
+  if (value !== undefined && value !== 'unvalidated' && value !== 'ignored' && !isStandardSchema(value)) {
+    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`);
   }
+}
+
+/**
+ * Whether an endpoint reads the body a request sends: it has a body option other than `'ignored'`.
+ *
+ * @example
+ * readsBody({ body: 'ignored' }); // false
+ */
+export function readsBody(endpoint: Pick<Endpoint, 'body'>): boolean {
+  return endpoint.body !== undefined && endpoint.body !== 'ignored';
 }
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];

@@ -2,7 +2,7 @@ import type { ApiResponse, HeaderRecord } from './contract.js';
 import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 import { BODY_METHODS } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, Authorize, CurrentItem, Endpoint, ListConventions, ResultFilter } from './endpoint.js';
+import { readsBody, type AnyContext, type Authorize, type CurrentItem, type Endpoint, type ListConventions, type ResultFilter } from './endpoint.js';
 import { contextWith } from './context.js';
 import {
   BadRequestError,
@@ -123,7 +123,8 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     for (const outcome of outcomes) if (outcome !== false) reached.add(outcome);
   };
   const rules = endpoint.list?.rules;
-  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated') || rules !== undefined;
+  const bodySchema = readsBody(endpoint) && endpoint.body !== 'unvalidated' ? (endpoint.body as StandardSchema) : undefined;
+  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || bodySchema !== undefined || rules !== undefined;
   // Routing decodes path params before any step: a malformed percent-escape is a 400.
   if (template.includes(':')) reached.add('badRequest');
   if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
@@ -131,15 +132,15 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   if (bodyRules !== undefined) {
     take(checkBodyHeaders, 'unsupportedMediaType', 'payloadTooLarge');
     take(readRequestBody, 'badRequest', 'payloadTooLarge');
-  } else if (BODY_METHODS.has(endpoint.method)) take(refuseBody, 'badRequest');
+  } else if (BODY_METHODS.has(endpoint.method) && endpoint.body !== 'ignored') take(refuseBody, 'badRequest');
   if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
   // A list's own parameters (page, sort, filter) are taken out before a query schema sees the rest.
   if (rules !== undefined) take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
   if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
-  if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') {
+  if (bodySchema !== undefined) {
     take(requireBody, 'badRequest');
-    take(validation('body', endpoint.body, 'body'));
+    take(validation('body', bodySchema, 'body'));
   }
   if (validates) take(rejectInvalidInput, 'badRequest');
   // The API's rule covers protected requests: a public endpoint answers every caller alike, signed in or not.

@@ -252,6 +252,13 @@ describe('parameters and bodies from the Standard Schemas', () => {
     expect(operationOf(document, '/pings', 'post').requestBody).toBeUndefined();
     expect(operationOf(document, '/imports', 'post').requestBody).toEqual({ required: false, content: { 'application/json': { schema: {} } } });
   });
+
+  it("body: 'ignored' documents no request body, and none of the answers a body could get (400, 413, 415)", async () => {
+    const api = createApi({ timeout: false, endpoints: [endpoint('POST', '/follows', { body: 'ignored', handle: () => ({ following: true }) })] });
+    const document = await documentOf(api);
+    expect(operationOf(document, '/follows', 'post').requestBody).toBeUndefined();
+    expect(statusesOf(document, '/follows', 'post')).toEqual([200, 204, 406, 500]);
+  });
 });
 
 describe('responses follow the status policy', () => {
