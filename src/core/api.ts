@@ -80,7 +80,11 @@ export interface Api<Routes = unknown> {
    * endpoints, `authenticate`, `policy`, `timeout`): types only, never set at run time.
    */
   readonly '~routes'?: Routes;
-  /** Runs the whole pipeline in memory. Never rejects: every failure is a response. */
+  /**
+   * Runs the whole pipeline in memory. Never rejects: every failure is a response. While its answer
+   * is pending, the request's deadline keeps the process alive, so that a handler that never settles
+   * gets its 503 in a script or a unit test too.
+   */
   handle(request: ApiRequest): Promise<ApiResponse>;
   /**
    * The answer for adapters, this package's and yours: the response itself when every step of the
