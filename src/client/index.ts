@@ -210,12 +210,16 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   }
 
   async function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
-    for (const [name, value] of Object.entries(parts.params ?? {})) {
+    const params = parts.params ?? {};
+    for (const [name, value] of Object.entries(params)) {
       // URLs read `.` and `..` (even percent-encoded) as steps up the path, to another resource.
       if (value === '' || value === '.' || value === '..') throw new TypeError(`${method} ${path}: the param "${name}" is empty, "." or ".."`);
     }
-    // The server's own way of filling a template: the same param names, percent-encoded, a missing one a TypeError.
-    const url = buildPath(path, parts.params ?? {});
+    for (const [, name] of path.matchAll(/:([A-Za-z_$][\w$]*)/g)) {
+      if (params[name!] == null) throw new TypeError(`${method} ${path}: the param "${name}" has no value; pass it in params, such as { params: { ${name}: ... } }`);
+    }
+    // The server's own way of filling a template: the same param names, percent-encoded.
+    const url = buildPath(path, params);
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(parts.query ?? {})) for (const one of [value ?? []].flat()) search.append(name, String(one));
     const query = String(search) === '' ? '' : `?${search}`;

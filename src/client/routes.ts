@@ -68,13 +68,15 @@ type FailureOf<O, Custom> = O extends ErrorOutcomeName
 
 type StatusOf<O extends keyof Outcomes, Custom> = Custom extends true ? number : Outcomes[O]['status'];
 
-/** A schema's input type; `'unvalidated'` takes anything; no schema, the fallback. */
+/** A schema's input type; `'unvalidated'` takes anything, `'ignored'` nothing; no schema, the fallback. */
 // Read from `~standard.types` directly: matching a whole schema type against StandardSchema costs far more.
 type In<Schema, Fallback = unknown> = Schema extends { readonly '~standard': { readonly types?: { readonly input: infer Input } | undefined } }
   ? Input
   : Schema extends 'unvalidated'
     ? unknown
-    : Fallback;
+    : Schema extends 'ignored'
+      ? never
+      : Fallback;
 type Out<Schema, Fallback = unknown> = Schema extends { readonly '~standard': { readonly types?: { readonly output: infer Output } | undefined } } ? Output : Fallback;
 /** A param's input type, or any string or number where the schema takes anything (as coercing schemas do). */
 type ParamIn<Schema> = unknown extends In<Schema> ? ParamValue : In<Schema>;
@@ -230,10 +232,11 @@ type EndpointRoute<F, Traits extends ApiTraits> = F extends {
           | CommonErrors<Traits>
           | (Path extends `${string}:${string}` ? 'badRequest' : never)
           | (Traits['auth'] extends true ? 'badRequest' | (IsPublic extends true ? never : 'unauthorized') : never)
-          | (Method extends 'POST' | 'PUT' | 'PATCH' ? 'badRequest' : never)
-          | ([BodySchema] extends [undefined] ? never : 'payloadTooLarge' | 'unsupportedMediaType' | 'badRequest')
+          | (Method extends 'POST' | 'PUT' | 'PATCH' ? ([BodySchema] extends ['ignored'] ? never : 'badRequest') : never)
+          | ([BodySchema] extends [undefined | 'ignored'] ? never : 'payloadTooLarge' | 'unsupportedMediaType' | 'badRequest')
           | ([ParamsSchema | QuerySchema] extends [undefined] ? ('headers' extends Keys ? 'badRequest' : never) : 'badRequest')
-          | ('authorize' extends Keys ? 'forbidden' : Traits['authorize'] extends true ? 'forbidden' : never)
+          // The API's authorize covers protected endpoints only.
+          | ('authorize' extends Keys ? 'forbidden' : Traits['authorize'] extends true ? (IsPublic extends true ? never : 'forbidden') : never)
           | ('conditional' extends Keys ? 'notFound' | 'preconditionFailed' | (Method extends 'GET' ? never : 'preconditionRequired') : never)
           // An item operation whose handler gives nothing answers 404, with params or without.
           | (([Declared] extends [never] ? DefaultOperation[Method & keyof DefaultOperation] : Declared) extends ItemOperation ? 'notFound' : never)

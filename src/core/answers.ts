@@ -88,7 +88,8 @@ export function succeed(exchange: Exchange): ApiResponse {
   const { endpoint } = compiled;
   const operation = endpoint.operation;
   const missing = result === undefined || result === null;
-  if (compiled.item && (missing || (operation === 'remove' && result === false))) throw MISSING_ITEM;
+  // A handler that chose its outcome said what happened: nothing is then that outcome without a body.
+  if (compiled.item && ((missing && ctx.reply?.outcome === undefined) || (operation === 'remove' && result === false))) throw MISSING_ITEM;
   // What the handler set comes first: the headers restcanon sets below win over its own.
   const { reply } = ctx;
   const headers: Record<string, string> = reply === undefined ? {} : Object.assign({}, reply.headers);

@@ -80,7 +80,11 @@ export interface Api<Routes = unknown> {
    * endpoints, `authenticate`, `policy`, `timeout`): types only, never set at run time.
    */
   readonly '~routes'?: Routes;
-  /** Runs the whole pipeline in memory. Never rejects: every failure is a response. */
+  /**
+   * Runs the whole pipeline in memory. Never rejects: every failure is a response. While its answer
+   * is pending, the request's deadline keeps the process alive, so that a handler that never settles
+   * gets its 503 in a script or a unit test too.
+   */
   handle(request: ApiRequest): Promise<ApiResponse>;
   /**
    * The answer for adapters, this package's and yours: the response itself when every step of the
@@ -187,7 +191,7 @@ export function createApi<
   const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors);
   const served = options.openapi === undefined ? [] : [documentEndpoint(options.openapi, () => api)];
   // A nested collection's endpoints come with its parent's too: listing both must not declare them twice.
-  const endpoints = [...new Set([...(options.endpoints ?? []), ...served, ...(options.resources ?? []).flatMap((group) => group.endpoints)])];
+  const endpoints = [...new Set([...listedEndpoints(options.endpoints), ...served, ...listedResources(options.resources)])];
   const router = createRouter<Compiled>();
   const routes: RouteInfo[] = [];
   for (const definition of endpoints) {
@@ -233,7 +237,7 @@ export function createApi<
   const answer = cors === undefined ? respond : withCors(cors, respond, router, runtime);
 
   const api: Api = {
-    handle: (request) => Promise.resolve(answer(request, false) as ApiResponse | Promise<ApiResponse>),
+    handle: (request) => awaited(runtime, answer(request, false) as ApiResponse | Promise<ApiResponse>),
     dispatch: (request) => Promise.resolve(answer(request, true)),
     // Only a path that matched nothing answers undefined, and only when asked to pass it on.
     respond: ((request: ApiRequest, options: RespondOptions = ANSWER_ALL) => answer(request, options.unmatched === 'pass', options.lowerCaseHeaders === true)) as Api['respond'],
@@ -337,6 +341,71 @@ function withLowerCaseHeaders(request: ApiRequest): ApiRequest {
   return headers === request.headers ? request : { ...request, headers };
 }
 
+const DECLARE_ENDPOINT = 'declare it with endpoint(method, path, { handle })';
+
+/** Whether a value is an endpoint as `endpoint()` and `defineEndpoint()` give it. */
+function isEndpoint(value: unknown): value is Endpoint {
+  const candidate = value as Partial<Endpoint> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.method === 'string' && typeof candidate.path === 'string' && typeof candidate.handle === 'function' && Array.isArray(candidate.authorize);
+}
+
+/** Whether a value is a resource: something with a list of endpoints, such as a collection. */
+function isResource(value: unknown): value is Resource {
+  return typeof value === 'object' && value !== null && Array.isArray((value as Partial<Resource>).endpoints);
+}
+
+function listOf(name: 'endpoints' | 'resources', list: unknown): readonly unknown[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw new TypeError(`createApi: "${name}" must be an array of ${name === 'endpoints' ? 'endpoints' : 'resources, such as collections'}`);
+  return list;
+}
+
+/** The `endpoints` option, each one an endpoint: a collection there says where it belongs. */
+function listedEndpoints(list: unknown): Endpoint[] {
+  return listOf('endpoints', list).map((value, index) => {
+    if (isEndpoint(value)) return value;
+    if (isResource(value)) {
+      const path = (value as { path?: unknown }).path;
+      throw new TypeError(`createApi: endpoints[${index}] is a ${typeof path === 'string' ? `collection (${path})` : 'resource'}; pass it in "resources"`);
+    }
+    throw new TypeError(`createApi: endpoints[${index}] is not an endpoint; ${DECLARE_ENDPOINT}`);
+  });
+}
+
+/** The endpoints of the `resources` option: an endpoint there says where it belongs. */
+function listedResources(list: unknown): Endpoint[] {
+  return listOf('resources', list).flatMap((value, index) => {
+    if (isEndpoint(value)) throw new TypeError(`createApi: resources[${index}] is an endpoint (${value.method} ${value.path}); pass it in "endpoints"`);
+    if (!isResource(value)) throw new TypeError(`createApi: resources[${index}] is not a resource; pass a collection(...), or { endpoints: [...] }`);
+    return value.endpoints.map((member, position) => {
+      if (isEndpoint(member)) return member;
+      throw new TypeError(`createApi: resources[${index}] holds an endpoints[${position}] that is not an endpoint; ${DECLARE_ENDPOINT}`);
+    });
+  });
+}
+
+/**
+ * The answer of a call made in memory (`api.handle`, an endpoint handler), as a promise. While it is
+ * pending its deadline keeps the process alive: a script or a unit test that awaits a handler that
+ * never settles gets the 503 rather than an exit with nothing. The adapters' door, `respond`, does
+ * not hold it: their server keeps the process alive while it serves.
+ */
+function awaited(runtime: Runtime, answer: ApiResponse | Promise<ApiResponse>): Promise<ApiResponse> {
+  const deadlines = runtime.settings.deadlines;
+  if (!(answer instanceof Promise) || deadlines === undefined) return Promise.resolve(answer);
+  deadlines.hold();
+  return answer.then(
+    (response) => {
+      deadlines.release();
+      return response;
+    },
+    (error: unknown) => {
+      deadlines.release();
+      throw error;
+    },
+  );
+}
+
 /** The 405 for a path's Allow value; {@link createApi} keeps one per distinct value. */
 function methodNotAllowed(allow: string): MethodNotAllowedError {
   return withoutStack(() => new MethodNotAllowedError(allow));
@@ -344,6 +413,9 @@ function methodNotAllowed(allow: string): MethodNotAllowedError {
 
 /** The endpoint that serves a document about the API, built once, on the first request, when every route is known. */
 function documentEndpoint(config: ApiDocument, apiOf: () => Api): Endpoint {
+  if (typeof config !== 'object' || config === null || typeof config.build !== 'function' || typeof config.path !== 'string') {
+    throw new TypeError('createApi: "openapi" must be a document to serve, such as openApi({ info }) from restcanon/openapi');
+  }
   let document: unknown;
   return declareEndpoint('GET', config.path, {
     public: config.public,
@@ -376,7 +448,7 @@ export function createEndpointHandler(
     const request = withLowerCaseHeaders(given);
     const headers = request.headers ?? EMPTY_HEADERS;
     try {
-      return await runtime.run(compiled, params, splitUrl(request.url).search, headers, request);
+      return await awaited(runtime, runtime.run(compiled, params, splitUrl(request.url).search, headers, request));
     } catch (error) {
       return runtime.fail(error, request, headers);
     }

@@ -18,6 +18,12 @@ export interface Deadlines<Entry extends Timed> {
   add(entry: Entry): void;
   /** The entry finished in time (or was answered already: then nothing happens). */
   delete(entry: Entry): void;
+  /**
+   * Someone in this process awaits an answer (`api.handle` in a script or a unit test): until as many
+   * `release` calls, the timer keeps the process alive, so that the deadline's answer arrives.
+   */
+  hold(): void;
+  release(): void;
 }
 
 /**
@@ -35,6 +41,7 @@ export function createDeadlines<Entry extends Timed>(milliseconds: number, expir
   let oldest: Timed | undefined;
   let newest: Timed | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let holders = 0;
   function remove(entry: Timed): void {
     if (entry.older === undefined) oldest = entry.newer;
     else entry.older.newer = entry.newer;
@@ -62,8 +69,9 @@ export function createDeadlines<Entry extends Timed>(milliseconds: number, expir
   }
   function arm(delay: number): void {
     timer = setTimeout(sweep, delay);
-    // The timer alone must not keep a process alive: a script that made one request exits when it is done.
-    (timer as { unref?: () => void }).unref?.();
+    // Unless someone awaits an answer, the timer alone must not keep a process alive: a server keeps
+    // it alive while it serves, and a script whose requests are answered exits when it is done.
+    if (holders === 0) (timer as { unref?: () => void }).unref?.();
   }
   return {
     add(entry) {
@@ -76,6 +84,12 @@ export function createDeadlines<Entry extends Timed>(milliseconds: number, expir
     },
     delete(entry) {
       if (entry.older !== undefined || entry.newer !== undefined || oldest === entry) remove(entry);
+    },
+    hold() {
+      if (holders++ === 0) (timer as { ref?: () => void } | undefined)?.ref?.();
+    },
+    release() {
+      if (--holders === 0) (timer as { unref?: () => void } | undefined)?.unref?.();
     },
   };
 }

@@ -9,7 +9,8 @@ import type { Validators } from './conditions.js';
 import type { ListRules, PageRequest, SortField } from './lists.js';
 import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
 import type { Operation } from './policy.js';
-import { checkOptions } from './options.js';
+import { checkFunction, checkOptions } from './options.js';
+import { checkParamsSchema } from './params-schema.js';
 import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
@@ -132,15 +133,16 @@ export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchem
 export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
 
 /**
- * The body option of an endpoint or a collection: a schema, or `'unvalidated'` to take any JSON
- * unchecked (the handler then sees `unknown`). Without either, an endpoint takes no body.
+ * The body option of an endpoint or a collection: a schema, `'unvalidated'` to take any JSON
+ * unchecked (the handler then sees `unknown`), or `'ignored'` to let a body arrive and never read it
+ * (the handler sees none, and the API documents none). Without any, an endpoint takes no body.
  *
  * @example
  * const body: BodyOption = 'unvalidated';
  */
-export type BodyOption = StandardSchema | 'unvalidated';
+export type BodyOption = StandardSchema | 'unvalidated' | 'ignored';
 
-/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing without a body option. */
+/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing when ignored or without a body option. */
 export type BodyOf<Schema> = Schema extends StandardSchema ? InferOutput<Schema> : Schema extends 'unvalidated' ? unknown : undefined;
 
 /** The principal a handler sees: possibly absent on public endpoints. */
@@ -172,15 +174,16 @@ export interface EndpointConfig<
   query?: QuerySchema;
   headers?: HeadersSchema;
   /**
-   * The schema of the request body, or `'unvalidated'` to take any body unchecked. A POST, PUT or
-   * PATCH endpoint without it takes no body: a request that sends one is a 400.
+   * The schema of the request body, `'unvalidated'` to take any body unchecked, or `'ignored'` to let
+   * a body arrive and never read it (`ctx.body` is undefined). A POST, PUT or PATCH endpoint without
+   * it takes no body: a request that sends one is a 400.
    */
   body?: BodySchema;
   /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
   consumes?: readonly string[];
   /** Reachable without a principal when the API authenticates. */
   public?: IsPublic;
-  /** Extra permission check; `false` answers 403. */
+  /** Extra permission check; `false` answers 403. Not on a public endpoint, which answers every caller alike. */
   authorize?: Authorize<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>>;
   /** For `create`: the URL of the new item. Defaults to the request path plus the result's `id`. */
   location?: (result: Awaited<Result>, ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => string | undefined;
@@ -274,7 +277,7 @@ export interface Endpoint<Facts = unknown> {
   readonly params: PartSchema | undefined;
   readonly query: StandardSchema | undefined;
   readonly headers: StandardSchema | undefined;
-  /** The body's schema; `'unvalidated'` takes any body; undefined takes none. */
+  /** The body's schema; `'unvalidated'` takes any body; `'ignored'` lets one arrive unread; undefined takes none. */
   readonly body: BodyOption | undefined;
   readonly consumes: readonly string[];
   readonly public: boolean;
@@ -346,15 +349,25 @@ export interface ListContext<Sort extends string = string, Filter = Record<strin
 const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
 
 /**
- * Throws unless a body option is undefined, a Standard Schema or `'unvalidated'`.
+ * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
  *
  * @example
  * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
  */
 export function checkBodyOption(value: unknown, what: string): void {
-  if (value !== undefined && value !== 'unvalidated' && !isStandardSchema(value)) {
-    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, or 'unvalidated' to take any body unchecked`);
+  if (value !== undefined && value !== 'unvalidated' && value !== 'ignored' && !isStandardSchema(value)) {
+    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`);
   }
+}
+
+/**
+ * Whether an endpoint reads the body a request sends: it has a body option other than `'ignored'`.
+ *
+ * @example
+ * readsBody({ body: 'ignored' }); // false
+ */
+export function readsBody(endpoint: Pick<Endpoint, 'body'>): boolean {
+  return endpoint.body !== undefined && endpoint.body !== 'ignored';
 }
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
@@ -411,15 +424,20 @@ export function endpoint<
   checkSchema(config.headers, `${where}: "headers"`);
   checkBodyOption(config.body, `${where}: "body"`);
   if (config.params !== undefined && !isStandardSchema(config.params)) {
+    if (typeof config.params !== 'object' || config.params === null) throw new TypeError(`${where}: "params" must be a Standard Schema of the params, or a schema per param such as { id: z.coerce.number() }`);
     for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);
   }
+  checkParamsSchema(config.params, path, where);
   if (config.operation !== undefined && !OPERATIONS.includes(config.operation)) {
     throw new TypeError(`${where}: "operation" must be one of ${OPERATIONS.join(', ')}, got ${JSON.stringify(config.operation)}`);
   }
+  checkFunction(config.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
+  checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
+  if (config.public === true && config.authorize !== undefined) throw publicRule(where, 'a public endpoint');
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
   // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
-  return defineEndpoint({
+  return freezeEndpoint({
     method,
     path,
     operation,
@@ -448,7 +466,17 @@ export function endpoint<
       merge: undefined,
     },
     handle: config.handle as Endpoint['handle'],
-  }) as Endpoint<never>;
+  }, where) as Endpoint<never>;
+}
+
+/**
+ * The mistake of an `authorize` on a public endpoint or operation, which would run for nobody.
+ *
+ * @example
+ * throw publicRule('endpoint(GET /news)', 'a public endpoint');
+ */
+export function publicRule(where: string, what: string): TypeError {
+  return new TypeError(`${where}: ${what} runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler`);
 }
 
 /**
@@ -510,8 +538,19 @@ export function checkValidators(options: { etag?: unknown; lastModified?: unknow
  * defineEndpoint({ ...existing, path: '/v2' + existing.path });
  */
 export function defineEndpoint(definition: Endpoint): Endpoint {
-  const where = `defineEndpoint(${definition?.method} ${definition?.path})`;
+  return freezeEndpoint(definition, `defineEndpoint(${definition?.method} ${definition?.path})`);
+}
+
+/**
+ * {@link defineEndpoint} for a declaration of another name: its messages name `where`, what the
+ * user called (`endpoint(GET /me)`, `the "remove" of collection("comments")`).
+ *
+ * @example
+ * freezeEndpoint(definition, 'endpoint(GET /me)');
+ */
+export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
   checkOptions(where, definition, DEFINITION_KEYS);
+  if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
   checkBodyOption(definition.body, `${where}: "body"`);
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);

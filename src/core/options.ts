@@ -1,6 +1,7 @@
 /**
- * Refuses options objects with keys restcanon does not know. In plain JavaScript a misspelled
- * option (`ownr` for `owner`) would otherwise switch a protection off without a word.
+ * Refuses options objects with keys restcanon does not know, and values that are no function where a
+ * function is expected. In plain JavaScript a misspelled option (`ownr` for `owner`) would otherwise
+ * switch a protection off without a word, and `authenticate: { id: 1 }` fail on every request.
  */
 
 /**
@@ -54,4 +55,22 @@ function editDistance(from: string, to: string): number {
     }
   }
   return row[to.length]!;
+}
+
+/**
+ * Throws unless an option is undefined or a function, naming the option and the function it takes.
+ *
+ * @example
+ * checkFunction(config.authorize, 'endpoint(GET /me): "authorize"', '(ctx) => true to let the caller go on');
+ */
+export function checkFunction(value: unknown, what: string, shape: string): void {
+  if (value !== undefined && typeof value !== 'function') throw new TypeError(`${what} must be a function ${shape}, got ${describeValue(value)}`);
+}
+
+/** A value as a message names it: its kind, and a short string or a number as it is. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}` : `${typeof value} ${String(value)}`;
 }

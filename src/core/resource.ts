@@ -1,13 +1,13 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from './contract.js';
 import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, Endpoint, Guard, Principal, ResultFilter, ResultOf } from './endpoint.js';
-import { checkBodyOption, checkValidators, defineEndpoint, type CurrentItem, type ListContext } from './endpoint.js';
+import { checkBodyOption, checkValidators, freezeEndpoint, publicRule, type CurrentItem, type ListContext } from './endpoint.js';
 import { listRules, type PageOption } from './lists.js';
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { contextWith } from './context.js';
 import type { Resource } from './api.js';
 import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
-import { checkOptions } from './options.js';
+import { checkFunction, checkOptions } from './options.js';
 import type { Method } from './http.js';
 import type { Operation } from './policy.js';
 import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
@@ -104,7 +104,7 @@ export type ChildParam<Name extends string> = Name extends `${infer Stem}ies` ? 
 interface OperationOptions<Ctx, Errors extends DeclaredErrors = DeclaredErrors> {
   /** Reachable without a principal. */
   public?: boolean;
-  /** A rule for this operation only, on top of the API's and the collection's. */
+  /** A rule for this operation only, on top of the API's and the collection's. Not on a public operation. */
   authorize?: Authorize<Ctx>;
   /** One line for generated documentation. */
   summary?: string;
@@ -229,14 +229,14 @@ export interface CollectionDefinition<
   param?: Param;
   /** Operations reachable without a principal: `true` for all, or a list. */
   public?: Public;
-  /** A rule for every operation of this collection and of its children. */
+  /** A rule for every protected operation of this collection and of its children; public operations never run it. */
   authorize?: Authorize<AnyContext>;
   /**
    * Whether the caller may see and change an item. A rule alone guards every operation; with
    * `{ rule, on }` only those listed. Read, replace, update and remove load the item through `read`
-   * first and answer 404 for a missing item, then 403 for someone else's (before any change); list
-   * drops such items (and reports them to `onError`); children check an ancestor's rule when it
-   * guards read.
+   * (or `load`) first and answer 404 for a missing item, then 403 for someone else's (before any
+   * change); list drops such items (and reports them to `onError`); children check an ancestor's rule
+   * when it guards read.
    */
   owner?: OwnerOption<ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item>;
   /**
@@ -258,7 +258,7 @@ export interface CollectionDefinition<
   /**
    * The item's entity tag, from its version or a hash (restcanon quotes it): `ETag` on reads, creates,
    * replaces and updates, compared with `If-None-Match` (a GET answers 304) and `If-Match` (a change
-   * answers 412) before the handler runs. Needs `read`, which loads the item.
+   * answers 412) before the handler runs. Needs `read` (or `load`), which loads the item.
    */
   etag?: (item: ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item) => string;
   /** The item's last change: `Last-Modified`, compared with `If-Modified-Since` and `If-Unmodified-Since`. */
@@ -288,6 +288,13 @@ export interface CollectionDefinition<
     Ops['update']['errors'],
     Ops['update']['response']
   >;
+  /**
+   * Loads the item the URL names for a collection that publishes no `read` (comments that are listed,
+   * created and removed, never fetched one by one): owner checks, preconditions, merge patches and
+   * children load it through this, nothing is a 404, and a GET of an item stays a 405. Not beside
+   * `read`, which loads the item when declared.
+   */
+  load?: (ctx: Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>) => Promisable<(ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item) | undefined | null>;
   /** An item answers with it, `true` with the policy's empty status, `false` or nothing with 404. */
   remove?: OperationDefinition<Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>, ResultOf<ItemSchema> | boolean, {}, Ops['remove']['errors'], Ops['remove']['response']>;
 }
@@ -390,8 +397,8 @@ interface Level {
   name: string;
   param: string;
   definition: CollectionDefinition<any, any, any, any, any, string, any, any, any, any, any, any, any, any>;
-  /** The handler of read, which loads an item for the checks of ancestors and owners. */
-  readHandler: ((ctx: AnyContext) => unknown) | undefined;
+  /** What loads an item for the checks of ancestors and owners: the handler of read, or `load`. */
+  loader: ((ctx: AnyContext) => unknown) | undefined;
   /** The owner rule and the operations it guards. */
   owner: Owner | undefined;
 }
@@ -459,7 +466,7 @@ export function collection<
 
 function build(ancestors: readonly Level[], name: string, definition: Level['definition']): Collection<any> {
   checkDefinition(name, definition);
-  const level: Level = { name, param: definition.param ?? childParam(name), definition, readHandler: handlerOf(definition.read), owner: ownerOf(definition.owner) };
+  const level: Level = { name, param: definition.param ?? childParam(name), definition, loader: handlerOf(definition.read) ?? definition.load, owner: ownerOf(definition.owner) };
   const parentPath = ancestors.map((ancestor) => `/${ancestor.name}/:${ancestor.param}`).join('');
   const path = `${parentPath}/${name}`;
   const itemPath = `${path}/:id`;
@@ -484,7 +491,7 @@ function build(ancestors: readonly Level[], name: string, definition: Level['def
 }
 
 const DEFINITION_OPTIONS = [
-  'id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', 'page', 'sort', 'filter', 'etag', 'lastModified', 'requireIfMatch', ...COLLECTION_OPERATIONS,
+  'id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', 'page', 'sort', 'filter', 'etag', 'lastModified', 'requireIfMatch', 'load', ...COLLECTION_OPERATIONS,
 ];
 const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'outcomes', 'errors', 'handle', 'response'];
 /** Create, replace and update receive a body, and may each have a schema of their own for it. */
@@ -509,8 +516,14 @@ function checkDefinition(name: string, definition: Level['definition']): void {
     if (typeof declared === 'object') {
       checkOptions(`the "${operation}" of ${where}`, declared, operation === 'update' ? UPDATE_OPTIONS : takesBody(operation) ? BODY_OPERATION_OPTIONS : OPERATION_OPTIONS);
       checkBodyOption(ownBodyOf(declared), `${where}: the "body" of "${operation}"`);
+      checkFunction(declared.authorize, `${where}: the "authorize" of "${operation}"`, '(ctx) => true to let the caller go on');
     }
     checkSchema(typeof declared === 'object' ? declared.response : undefined, `${where}: the "response" of "${operation}"`);
+  }
+  checkFunction(definition.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
+  checkFunction(definition.load, `${where}: "load"`, '(ctx) => the item the URL names');
+  if (definition.load !== undefined && definition.read !== undefined) {
+    throw new TypeError(`${where}: "load" loads an item for a collection without "read", and "read" is declared; drop "load" (read loads the item) or "read" (to publish no GET of an item)`);
   }
   checkSchema(definition.item, `${where}: "item"`);
   checkSchema(definition.id, `${where}: "id"`);
@@ -534,8 +547,8 @@ function checkDefinition(name: string, definition: Level['definition']): void {
   }
   checkOwner(where, definition);
   checkValidators(definition, where);
-  if ((definition.etag !== undefined || definition.lastModified !== undefined) && definition.read === undefined) {
-    throw new TypeError(`${where}: "etag" and "lastModified" need "read", which loads the item whose validators the request's preconditions are compared with`);
+  if ((definition.etag !== undefined || definition.lastModified !== undefined) && loaderOf(definition) === undefined) {
+    throw new TypeError(`${where}: "etag" and "lastModified" need "read", or "load" to publish no GET of an item: it loads the item whose validators the request's preconditions are compared with`);
   }
   if ((definition.page !== undefined || definition.sort !== undefined || definition.filter !== undefined) && definition.list === undefined) {
     throw new TypeError(`${where}: "page", "sort" and "filter" shape the list, which the collection does not declare`);
@@ -578,9 +591,14 @@ function checkOwner(where: string, definition: Level['definition']): void {
     }
   }
   const on = typeof owner === 'function' || owner.on === undefined ? COLLECTION_OPERATIONS : owner.on;
-  if (definition.read === undefined && (typeof owner === 'function' || on.some((operation) => LOADING_OPERATIONS.includes(operation as OwnedOperation)))) {
-    throw new TypeError(`${where}: "owner" needs "read", which loads an item so its owner can be checked before any change`);
+  if (loaderOf(definition) === undefined && (typeof owner === 'function' || on.some((operation) => LOADING_OPERATIONS.includes(operation as OwnedOperation)))) {
+    throw new TypeError(`${where}: "owner" needs "read", or "load" to publish no GET of an item: it loads an item so its owner can be checked before any change`);
   }
+}
+
+/** What loads an item before a change: read, or `load` where no read is published. */
+function loaderOf(definition: Level['definition']): unknown {
+  return definition.read ?? definition.load;
 }
 
 /** Whether update takes a merge patch. */
@@ -590,7 +608,7 @@ function mergesOf(definition: Level['definition']): boolean {
 
 /** A merge patch needs the item (read) and a schema the merged item must pass; `patch` would go unused. */
 function checkMerge(where: string, definition: Level['definition']): void {
-  if (definition.read === undefined) throw new TypeError(`${where}: "update" with "merge" applies the patch to the item, which "read" loads; declare read`);
+  if (loaderOf(definition) === undefined) throw new TypeError(`${where}: "update" with "merge" applies the patch to the item, which "read" loads; declare read, or "load" to publish no GET of an item`);
   if (definition.patch !== undefined) throw new TypeError(`${where}: "update" with "merge" takes a merge patch and checks the merged item against "body"; "patch" would go unused, so drop it`);
   if (mergedSchemaOf(definition) === undefined) {
     throw new TypeError(
@@ -663,9 +681,14 @@ function toEndpoint(
   for (const ancestor of ancestors) if (ancestor.definition.id !== undefined) params[ancestor.param] = ancestor.definition.id;
   if (onItem && definition.id !== undefined) params.id = definition.id;
 
+  // The collections' rules cover protected operations: a public one answers every caller alike, signed in or not.
   const authorize: Authorize[] = [];
-  for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
-  if (options.authorize !== undefined) authorize.push(options.authorize as Authorize);
+  if (!isPublic) {
+    for (const owner of [...ancestors, level]) if (owner.definition.authorize !== undefined) authorize.push(owner.definition.authorize);
+    if (options.authorize !== undefined) authorize.push(options.authorize as Authorize);
+  } else if (options.authorize !== undefined) {
+    throw publicRule(`collection("${level.name}")`, `"${operation}" is public and`);
+  }
 
   const guards: Guard[] = [];
   if (ancestors.length > 0) guards.push(ancestorGuard(ancestors));
@@ -678,7 +701,7 @@ function toEndpoint(
   let current: CurrentItem | undefined;
   if (onItem && (owns !== undefined || validators !== undefined || merge !== undefined)) {
     current = {
-      load: level.readHandler!,
+      load: level.loader!,
       owner: owns,
       requireCondition: definition.requireIfMatch === true,
       isHandler: operation === 'read',
@@ -693,7 +716,7 @@ function toEndpoint(
       ? { schema: options.response, array: false }
       : definition.item && { schema: definition.item, array: operation === 'list', page: operation === 'list' && definition.page !== undefined };
 
-  return defineEndpoint({
+  return freezeEndpoint({
     method: METHOD_OF[operation],
     path: onItem ? itemPath : path,
     operation: operation as Operation,
@@ -718,7 +741,7 @@ function toEndpoint(
     current,
     list: rules === undefined && scope === undefined ? undefined : { rules, scope },
     handle: options.handle,
-  });
+  }, `the "${operation}" of collection("${level.name}")`);
 }
 
 function isOwnedBy(owns: OwnerRule<any>, item: unknown, principal: unknown): boolean {
@@ -739,9 +762,9 @@ async function loadAllowed(read: (ctx: AnyContext) => unknown, owns: OwnerRule<a
 function ancestorGuard(ancestors: readonly Level[]): Guard {
   return async (ctx) => {
     for (const ancestor of ancestors) {
-      if (ancestor.readHandler === undefined) continue;
+      if (ancestor.loader === undefined) continue;
       // An ancestor's owner rule applies to its children when it guards read: whoever may see the item may reach below it.
-      await loadAllowed(ancestor.readHandler, ruleFor(ancestor, 'read'), contextWith(ctx, { params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined }));
+      await loadAllowed(ancestor.loader, ruleFor(ancestor, 'read'), contextWith(ctx, { params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined }));
     }
   };
 }

@@ -2,7 +2,7 @@ import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
 import { RequestContext } from './context.js';
-import type { AnyContext, Endpoint } from './endpoint.js';
+import { readsBody, type AnyContext, type Endpoint } from './endpoint.js';
 import { failure, succeed } from './answers.js';
 import { HttpError, withoutStack } from './errors.js';
 import { json } from '../formats/formats.js';
@@ -83,7 +83,7 @@ const TIMED_OUT = withoutStack(() => new HttpError(OUTCOMES.timeout.status, { co
 /** Prepares an endpoint served at a template: its body rules, and the template of a created item's URL. */
 export function compile(endpoint: Endpoint, template: string, settings: Settings): Compiled {
   let bodyRules: BodyRules | undefined;
-  if (BODY_METHODS.has(endpoint.method) && endpoint.body !== undefined) {
+  if (BODY_METHODS.has(endpoint.method) && readsBody(endpoint)) {
     const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
     const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
     bodyRules = {

@@ -2,7 +2,7 @@ import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' }
 import type { ApiRequest, ErrorInfo } from './contract.js';
 import type { AnyContext, Authenticated } from './endpoint.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError, type ProblemDetails } from './errors.js';
-import { checkOptions } from './options.js';
+import { checkFunction, checkOptions } from './options.js';
 import { checkSchema, type StandardSchema } from './standard-schema.js';
 import { createNegotiator, json, type Serializer } from '../formats/formats.js';
 import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
@@ -33,7 +33,7 @@ export interface RuntimeOptions {
    * needs a caller.
    */
   authenticate?: (request: ApiRequest) => Promisable<Authenticated>;
-  /** A rule every protected request must pass; `false` answers 403. */
+  /** A rule every protected request must pass; `false` answers 403. Public endpoints never run it: they answer every caller alike. */
   authorize?: (ctx: AnyContext) => Promisable<boolean>;
   /** The `WWW-Authenticate` challenge of a 401. Default `Bearer realm="api"`. */
   challenge?: string;
@@ -64,7 +64,8 @@ export interface RuntimeOptions {
   /**
    * Milliseconds a request may take from routing to result, 30 seconds by default. Past it the
    * client gets the policy's `timeout` status (503) and the request is freed; the handler's late
-   * result is dropped. `false` lets requests take as long as they take.
+   * result is dropped. `false` lets requests take as long as they take. While someone awaits
+   * `api.handle`, the deadline keeps the process alive, so that the 503 arrives in a script too.
    */
   timeout?: number | false;
 }
@@ -158,6 +159,10 @@ function checkLimit(name: string, value: unknown, fallback: number): number {
  * const settings = createSettings({ bodyLimit: 64 * 1024 });
  */
 export function createSettings(options: RuntimeOptions): Settings {
+  checkFunction(options.authenticate, 'createApi: "authenticate"', '(request) => the caller');
+  checkFunction(options.authorize, 'createApi: "authorize"', '(ctx) => true to let the caller go on');
+  checkFunction(options.onError, 'createApi: "onError"', '(error, info) => void');
+  checkFunction(options.serializerCompiler, 'createApi: "serializerCompiler"', '(schema) => (value) => string');
   const formats = options.formats ?? [json];
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
   const onError = options.onError;

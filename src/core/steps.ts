@@ -2,7 +2,7 @@ import type { ApiResponse, HeaderRecord } from './contract.js';
 import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 import { BODY_METHODS } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
-import type { AnyContext, Authorize, CurrentItem, Endpoint, ListConventions, ResultFilter } from './endpoint.js';
+import { readsBody, type AnyContext, type Authorize, type CurrentItem, type Endpoint, type ListConventions, type ResultFilter } from './endpoint.js';
 import { contextWith } from './context.js';
 import {
   BadRequestError,
@@ -123,7 +123,8 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     for (const outcome of outcomes) if (outcome !== false) reached.add(outcome);
   };
   const rules = endpoint.list?.rules;
-  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || (endpoint.body !== undefined && endpoint.body !== 'unvalidated') || rules !== undefined;
+  const bodySchema = readsBody(endpoint) && endpoint.body !== 'unvalidated' ? (endpoint.body as StandardSchema) : undefined;
+  const validates = endpoint.params !== undefined || endpoint.query !== undefined || endpoint.headers !== undefined || bodySchema !== undefined || rules !== undefined;
   // Routing decodes path params before any step: a malformed percent-escape is a 400.
   if (template.includes(':')) reached.add('badRequest');
   if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
@@ -131,21 +132,20 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   if (bodyRules !== undefined) {
     take(checkBodyHeaders, 'unsupportedMediaType', 'payloadTooLarge');
     take(readRequestBody, 'badRequest', 'payloadTooLarge');
-  } else if (BODY_METHODS.has(endpoint.method)) take(refuseBody, 'badRequest');
+  } else if (BODY_METHODS.has(endpoint.method) && endpoint.body !== 'ignored') take(refuseBody, 'badRequest');
   if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
   // A list's own parameters (page, sort, filter) are taken out before a query schema sees the rest.
   if (rules !== undefined) take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
   if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
-  if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') {
+  if (bodySchema !== undefined) {
     take(requireBody, 'badRequest');
-    take(validation('body', endpoint.body, 'body'));
+    take(validation('body', bodySchema, 'body'));
   }
   if (validates) take(rejectInvalidInput, 'badRequest');
-  // Rules ask only a caller: on a public endpoint of an API that knows no callers, they never run.
-  const rulesRun = !endpoint.public || settings.authenticate !== undefined;
-  if (settings.authorize !== undefined) take(authorization(settings.authorize), rulesRun && 'forbidden');
-  for (const rule of endpoint.authorize) take(authorization(rule), rulesRun && 'forbidden');
+  // The API's rule covers protected requests: a public endpoint answers every caller alike, signed in or not.
+  if (settings.authorize !== undefined && !endpoint.public) take(authorization(settings.authorize), 'forbidden');
+  for (const rule of endpoint.authorize) take(authorization(rule), 'forbidden');
   // Guards load parents and check owners: a missing one is a 404, someone else's a 403.
   for (const guard of endpoint.guards) take((exchange) => settled(guard(exchange.ctx), exchange, ignore), 'forbidden', 'notFound');
   // The owner's scope keeps a list's query to the caller's items.
@@ -229,6 +229,11 @@ function loading(current: CurrentItem): Step {
   const owner = current.owner;
   const keep = (exchange: Exchange, item: unknown): void => {
     if (current.isHandler && (item instanceof Error || isHttpError(item))) throw item;
+    // A read that chose its outcome and gave nothing answers that outcome: there is no item to check or compare.
+    if (current.isHandler && (item === undefined || item === null) && exchange.ctx.reply?.outcome !== undefined) {
+      exchange.done = true;
+      return;
+    }
     if (item === undefined || item === null || item instanceof Error) throw MISSING_ITEM;
     if (owner !== undefined && (exchange.ctx.principal === undefined || owner(item, exchange.ctx.principal) !== true)) throw FORBIDDEN_ITEM;
     exchange.item = item;
@@ -423,12 +428,9 @@ function rejectInvalidInput(exchange: Exchange): undefined {
   return undefined;
 }
 
-/** A rule that must say `true` for a caller (anonymous callers of public endpoints are not asked). */
+/** A rule that must say `true`. */
 function authorization(rule: Authorize): Step {
-  return (exchange) => {
-    if (exchange.compiled.endpoint.public && exchange.ctx.principal === undefined) return undefined;
-    return settled(rule(exchange.ctx), exchange, allowOrForbid);
-  };
+  return (exchange) => settled(rule(exchange.ctx), exchange, allowOrForbid);
 }
 
 function allowOrForbid(_exchange: Exchange, allowed: boolean): void {

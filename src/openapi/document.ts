@@ -194,9 +194,9 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
     ...preconditionParameters(endpoint),
   ];
   if (parameters.length > 0) operation.parameters = parameters;
-  // An endpoint without a body schema takes no body; one that opts out of validation takes any.
+  // An endpoint without a body schema takes no body, nor one that ignores it; one that opts out of validation takes any.
   if (endpoint.current?.merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes, book.patch(endpoint.current.merge, modelNames(endpoint.operation, endpoint.path, 'body')));
-  else if (BODY_METHODS.has(method) && endpoint.body !== undefined) {
+  else if (BODY_METHODS.has(method) && endpoint.body !== undefined && endpoint.body !== 'ignored') {
     const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, modelNames(endpoint.operation, endpoint.path, 'body'));
     operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
   }

@@ -120,6 +120,34 @@ describe('endpoints', () => {
     expectTypeOf<Statuses<typeof answer>>().toEqualTypeOf<200 | 400 | 404 | 406 | 500 | 503>();
   });
 
+  it('the API-wide authorize answers 403 on protected endpoints only', async () => {
+    const guarded = createApi({ authorize: () => true, endpoints: [health, endpoint('GET', '/reports', { handle: () => [] as string[] })], timeout: false });
+    const typed = createClient<typeof guarded>({ api: guarded });
+    const healthy = await typed.get('/health');
+    expectTypeOf<Extract<Statuses<typeof healthy>, 403>>().toBeNever();
+    const reports = await typed.get('/reports');
+    expectTypeOf<Extract<Statuses<typeof reports>, 403>>().toEqualTypeOf<403>();
+  });
+
+  it("an endpoint with body: 'ignored' takes no body from the client and answers no 400, 413 or 415 for one", async () => {
+    const follow = endpoint('POST', '/follows', { body: 'ignored', handle: (ctx) => {
+      expectTypeOf(ctx.body).toEqualTypeOf<undefined>();
+      return { following: true };
+    } });
+    const favorites = collection('favorites', { body: 'ignored', create: (ctx) => {
+      expectTypeOf(ctx.body).toEqualTypeOf<undefined>();
+      return { id: 1 };
+    } });
+    const small = createApi({ resources: [favorites], endpoints: [follow], timeout: false });
+    const typed = createClient<typeof small>({ api: small });
+    const followed = await typed.post('/follows');
+    expectTypeOf<Statuses<typeof followed>>().toEqualTypeOf<200 | 204 | 406 | 500>();
+    // @ts-expect-error: the body is ignored, so the client sends none
+    await typed.post('/follows', { body: { user: {} } });
+    // @ts-expect-error: the same for a collection operation
+    await typed.post('/favorites', { body: {} });
+  });
+
   it('a required query must be given, and a headers schema can answer 400', async () => {
     const find = endpoint('GET', '/finds', { query: z.object({ q: z.string() }), handle: () => [] as string[] });
     const config = endpoint('GET', '/config', { public: true, headers: z.object({ 'x-tenant': z.string() }), handle: () => ({ theme: 'dark' }) });

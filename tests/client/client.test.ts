@@ -161,10 +161,23 @@ describe('what the client sends and keeps, against hostile or odd input', () => 
     const client = createClient<typeof api>({ baseUrl: await serve(api) });
     for (const id of ['..', '.', '']) await expect(client.get('/files/:id', { params: { id } })).rejects.toThrow(/the param "id" is empty, "\." or "\.\."/);
     // @ts-expect-error: the params are missing
-    await expect(client.get('/files/:id')).rejects.toThrow(/no value for ":id"/);
+    await expect(client.get('/files/:id')).rejects.toThrow(/the param "id" has no value/);
     await expect(client.delete('/files/:id', { params: { id: '..' } })).rejects.toThrow(TypeError);
     expect((await client.get('/files/:id', { params: { id: 'a.b' } })).status).toBe(200);
     expect(seen).toEqual(['a.b']);
+  });
+
+  it('a call missing a path param says so in the client\'s words, never naming buildPath: get(\'/files/:id\') and get(\'/files/:id\', { params: {} })', async () => {
+    const files = collection('files', { read: (ctx) => ({ id: ctx.params.id }) });
+    const api = createApi({ resources: [files] });
+    const client = createClient<typeof api>({ api });
+    const missing = 'GET /files/:id: the param "id" has no value; pass it in params, such as { params: { id: ... } }';
+    // @ts-expect-error: the params are missing
+    await expect(client.get('/files/:id')).rejects.toThrow(missing);
+    // @ts-expect-error: the param is missing
+    await expect(client.get('/files/:id', { params: {} })).rejects.toThrow(missing);
+    // @ts-expect-error: the param is missing
+    await expect(client.get('/files/:id', { params: { id: undefined } })).rejects.toThrow(missing);
   });
 
   it('does not send a weak ETag as If-Match, which would fail every change', async () => {

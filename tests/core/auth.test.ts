@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, createStatusPolicy, endpoint, UnauthorizedError, type ApiOptions, type ApiRequest } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, endpoint, HttpError, UnauthorizedError, type ApiOptions, type ApiRequest } from '../../src/index.js';
+import { openApi } from '../../src/openapi/index.js';
 import { createTestClient } from '../../src/testing.js';
 import { expectProblem } from '../helpers/problem.js';
 
@@ -270,6 +271,63 @@ describe('authorization levels combine', () => {
     const client = createTestClient(createApi({ authenticate, resources: [articles] }));
     expect((await client.get('/articles')).status).toBe(200);
     expect((await client.post('/articles', { body: {} })).status).toBe(401);
+  });
+});
+
+describe('public endpoints and the API-wide authorize', () => {
+  const membersRefused = () => false;
+  const articles = () => collection('articles', { public: ['list'], body: 'unvalidated', list: () => ['a'], create: () => ({ id: 1 }) });
+  const apiWith = (authorize: NonNullable<ApiOptions['authorize']>) =>
+    createApi({
+      authenticate,
+      authorize,
+      resources: [articles()],
+      endpoints: [endpoint('GET', '/health', { public: true, handle: () => ({ ok: true }) })],
+      openapi: openApi({ info: { title: 'Articles', version: '1' } }),
+      onError: () => {},
+    });
+
+  it('an authorize that refuses members leaves GET /health, a public list and /openapi.json at 200 for a signed-in member as for an anonymous caller', async () => {
+    const client = createTestClient(apiWith(membersRefused));
+    for (const url of ['/health', '/articles', '/openapi.json']) {
+      expect({ url, anonymous: (await client.get(url)).status, member: (await client.get(url, as('alice'))).status }).toEqual({ url, anonymous: 200, member: 200 });
+    }
+    expect((await client.post('/articles', { ...as('alice'), body: {} })).status).toBe(403);
+  });
+
+  it('a rate-limit authorize that throws 429 never runs on a public /health, with a token or without', async () => {
+    const calls: string[] = [];
+    const client = createTestClient(
+      apiWith((ctx) => {
+        calls.push(ctx.request.url);
+        throw new HttpError(429, { detail: 'Slow down' });
+      }),
+    );
+    expect((await client.get('/health')).status).toBe(200);
+    expect((await client.get('/health', as('alice'))).status).toBe(200);
+    expect(calls).toEqual([]);
+    expect((await client.post('/articles', { ...as('alice'), body: {} })).status).toBe(429);
+  });
+
+  it('a collection\'s authorize covers its protected operations and its children, never its public ones', async () => {
+    const teams = collection('teams', { public: ['read'], authorize: (ctx) => isAdmin(ctx.principal), read: () => ({ id: 1 }), list: () => [] });
+    teams.collection('members', { public: ['list'], list: () => ['m'] });
+    teams.collection('secrets', { list: () => ['s'] });
+    const client = createTestClient(createApi({ authenticate, resources: [teams] }));
+    for (const url of ['/teams/1', '/teams/1/members']) {
+      expect({ url, anonymous: (await client.get(url)).status, member: (await client.get(url, as('alice'))).status }).toEqual({ url, anonymous: 200, member: 200 });
+    }
+    expect((await client.get('/teams', as('alice'))).status).toBe(403);
+    expect((await client.get('/teams/1/secrets', as('alice'))).status).toBe(403);
+    expect((await client.get('/teams/1/secrets', as('root'))).status).toBe(200);
+  });
+
+  it('a public endpoint or operation with an authorize of its own is refused at definition time', () => {
+    expect(() => endpoint('GET', '/news', { public: true, authorize: () => true, handle: () => [] })).toThrow(
+      'endpoint(GET /news): a public endpoint runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler',
+    );
+    expect(() => collection('news', { public: ['list'], list: { authorize: () => true, handle: () => [] } })).toThrow(/collection\("news"\): "list" is public and runs no authorize rule/);
+    expect(() => collection('news', { list: { public: true, authorize: () => true, handle: () => [] } })).toThrow(/collection\("news"\): "list" is public and runs no authorize rule/);
   });
 });
 

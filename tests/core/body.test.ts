@@ -1,6 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createApi, endpoint, type Api, type ApiOptions, type ApiResponse, type HeaderRecord } from '../../src/index.js';
+import { collection, createApi, endpoint, type Api, type ApiOptions, type ApiResponse, type HeaderRecord } from '../../src/index.js';
+import { toNodeListener } from '../../src/adapters/node.js';
 import {
   checkContentLength,
   checkMediaType,
@@ -422,5 +425,76 @@ describe('Content-Encoding', () => {
   it('identity is no coding at all', async () => {
     const response = await api.handle({ method: 'PATCH', url: '/notes/1', headers: { 'content-type': 'application/json', 'content-encoding': 'Identity' }, body: '{"a":1}' });
     expect(response).toMatchObject({ status: 200, body: { a: 1 } });
+  });
+});
+
+describe("body: 'ignored'", () => {
+  const follow = endpoint('POST', '/profiles/:username/follow', { body: 'ignored', handle: (ctx) => ({ following: ctx.params.username, body: ctx.body ?? 'none' }) });
+  const ignoring = createApi({ bodyLimit: 16, endpoints: [follow] });
+  const post = (headers: HeaderRecord, body: unknown) => send(ignoring, body, headers, 'POST', '/profiles/ada/follow');
+
+  it('POST /profiles/:username/follow answers the same with a body, an empty one or none, and the handler sees no body', async () => {
+    const bodies: Array<[HeaderRecord, unknown]> = [
+      [{ 'content-type': 'application/json' }, '{"user":{}}'],
+      [{ 'content-type': 'application/json' }, { user: {} }],
+      [{}, undefined],
+      [{ 'content-length': '0' }, ''],
+    ];
+    for (const [headers, body] of bodies) {
+      const response = await post(headers, body);
+      expect(response).toMatchObject({ status: 200, body: { following: 'ada', body: 'none' } });
+    }
+  });
+
+  it('is neither measured, checked nor parsed: malformed JSON, another media type, a gzip coding and a length past bodyLimit all pass', async () => {
+    const bodies: Array<[HeaderRecord, unknown]> = [
+      [{ 'content-type': 'application/json' }, '{"a":'],
+      [{ 'content-type': 'application/xml' }, '<follow/>'],
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, new Uint8Array([0x1f, 0x8b])],
+      [{ 'content-type': 'application/json', 'content-length': String(5 * 1024 ** 3) }, '{}'],
+      [{ 'content-type': 'application/json' }, JSON.stringify({ __proto__: 'x', text: 'y'.repeat(100) })],
+    ];
+    for (const [headers, body] of bodies) expect((await post(headers, body)).status).toBe(200);
+  });
+
+  it('a streamed body is never read: not one chunk is pulled', async () => {
+    let pulled = 0;
+    async function* stream(): AsyncGenerator<Uint8Array> {
+      for (;;) {
+        pulled += 1;
+        yield new Uint8Array(1024);
+      }
+    }
+    expect((await post({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, stream())).status).toBe(200);
+    expect(pulled).toBe(0);
+  });
+
+  it('an endpoint without a body option still refuses one, and a collection operation may ignore its body too', async () => {
+    const strict = createApi({ endpoints: [endpoint('POST', '/profiles/:username/follow', { handle: () => ({}) })] });
+    expectProblem(await send(strict, '{"user":{}}', { 'content-type': 'application/json' }, 'POST', '/profiles/ada/follow'), { status: 400, code: 'RC_UNEXPECTED_BODY' });
+    const favorites = collection('favorites', { body: 'ignored', create: (ctx) => ({ id: 1, body: ctx.body ?? 'none' }) });
+    const created = await send(createApi({ resources: [favorites] }), '{"a":', { 'content-type': 'application/json' }, 'POST', '/favorites');
+    expect(created).toMatchObject({ status: 201, body: { id: 1, body: 'none' } });
+  });
+
+  it('over node:http, a body larger than bodyLimit is answered 200 and the connection serves the next request', async () => {
+    const server = createServer(toNodeListener(ignoring));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/profiles/ada/follow`;
+      const big = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'x'.repeat(256 * 1024) }) });
+      expect([big.status, await big.json()]).toEqual([200, { following: 'ada', body: 'none' }]);
+      const next = await fetch(url, { method: 'POST' });
+      expect(next.status).toBe(200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("body must be a schema, 'unvalidated' or 'ignored'", () => {
+    expect(() => endpoint('POST', '/follows', { body: 'skip' as never, handle: () => ({}) })).toThrow(
+      `endpoint(POST /follows): "body" must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`,
+    );
   });
 });

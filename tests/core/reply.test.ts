@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collection, ConflictError, createApi, createStatusPolicy, endpoint, json, text } from '../../src/index.js';
+import { collection, ConflictError, createApi, createStatusPolicy, endpoint, json, text, type Endpoint } from '../../src/index.js';
 import { createTestContext } from '../../src/testing.js';
 
 const reports: unknown[] = [];
@@ -103,6 +103,49 @@ describe('ctx.outcome', () => {
     const notes = collection('notes', { read: (ctx) => { ctx.set('ETag', '"v1"'); return { id: ctx.params.id }; } });
     const read = await createApi({ resources: [notes] }).handle({ method: 'GET', url: '/notes/1' });
     expect(read.headers.etag).toBe('"v1"');
+  });
+
+  it('a chosen outcome with a result of undefined is that outcome without a body, never a 404: PUT /flags/:name choosing empty answers 204', async () => {
+    const flags = new Map<string, boolean>();
+    const chosen = (outcome: 'empty' | 'accepted' | 'create' | 'replace') =>
+      endpoint('PUT', `/flags-${outcome}/:name`, {
+        body: z.object({ on: z.boolean() }),
+        outcomes: [outcome],
+        handle: (ctx) => {
+          flags.set(ctx.params.name, ctx.body.on);
+          ctx.outcome(outcome);
+        },
+      });
+    const endpoints: Endpoint[] = [
+      ...(['empty', 'accepted', 'create', 'replace'] as const).map(chosen),
+      endpoint('GET', '/snapshots/:id', { outcomes: ['notModified'], handle: (ctx) => { ctx.outcome('notModified'); } }),
+      endpoint('DELETE', '/sessions/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return null; } }),
+      // Without a choice an item's missing result is still a 404, and remove's false still says "no such item".
+      endpoint('PUT', '/flags/:name', { body: z.object({ on: z.boolean() }), handle: () => undefined }),
+      endpoint('DELETE', '/tokens/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return false; } }),
+    ];
+    const api = createApi({ onError, endpoints });
+    const put = (url: string) => api.handle({ method: 'PUT', url, headers: { 'content-type': 'application/json' }, body: '{"on":true}' });
+    const expected = { empty: 204, accepted: 202, create: 201, replace: 200 };
+    for (const [outcome, status] of Object.entries(expected)) {
+      const response = await put(`/flags-${outcome}/beta`);
+      expect({ outcome, status: response.status, body: response.body, payload: response.payload }).toEqual({ outcome, status, body: undefined, payload: undefined });
+    }
+    expect(flags.get('beta')).toBe(true);
+    expect((await api.handle({ method: 'GET', url: '/snapshots/1' })).status).toBe(304);
+    expect((await api.handle({ method: 'DELETE', url: '/sessions/1' })).status).toBe(202);
+    expect((await put('/flags/beta')).status).toBe(404);
+    expect((await api.handle({ method: 'DELETE', url: '/tokens/1' })).status).toBe(404);
+  });
+
+  it('a collection read that loads the item and chooses empty with nothing answers 204, not 404', async () => {
+    const notes = collection('notes', {
+      etag: () => '"v1"',
+      read: { outcomes: ['empty'], handle: (ctx) => { ctx.outcome('empty'); return undefined; } },
+    });
+    const response = await createApi({ resources: [notes] }).handle({ method: 'GET', url: '/notes/1' });
+    expect(response.status).toBe(204);
+    expect(response.headers.etag).toBeUndefined();
   });
 
   it('is refused at definition time for an error, options, or notModified off GET', () => {

@@ -84,6 +84,16 @@ describe('path and resource param types', () => {
     });
   });
 
+  it("body: 'ignored' leaves ctx.body undefined", () => {
+    endpoint('POST', '/profiles/:username/follow', {
+      body: 'ignored',
+      handle: (ctx) => {
+        expectTypeOf(ctx.body).toEqualTypeOf<undefined>();
+        return {};
+      },
+    });
+  });
+
   it("a body option types ctx.body: a schema's output, unknown when 'unvalidated'", () => {
     collection('notes', {
       body: z.object({ text: z.string() }),
@@ -203,6 +213,26 @@ describe('a body per operation, an owner on chosen operations, idOf', () => {
       read: () => undefined,
       // @ts-expect-error: a rule needs the operations it guards
       owner: { rule: () => true },
+    });
+  });
+
+  it('types load from the item params, and checks what it gives against the item schema', () => {
+    collection('comments', {
+      id: z.coerce.number().int(),
+      item: z.object({ id: z.number(), authorId: z.number() }),
+      owner: { rule: (comment) => comment.authorId === 1, on: ['remove'] },
+      load: (ctx) => {
+        expectTypeOf(ctx.params).toEqualTypeOf<{ id: number }>();
+        expectTypeOf(ctx.body).toEqualTypeOf<undefined>();
+        return { id: ctx.params.id, authorId: 1 };
+      },
+      remove: () => true,
+    });
+    collection('comments', {
+      item: z.object({ id: z.number(), authorId: z.number() }),
+      // @ts-expect-error: what load gives is an item of the schema
+      load: () => ({ id: 'x' }),
+      remove: () => true,
     });
   });
 

@@ -351,3 +351,107 @@ describe('collection: an owner on chosen operations', () => {
     expect((await client.get('/articles/2', as('ada'))).status).toBe(200);
   });
 });
+
+describe('collection: an item loaded without a published read (load)', () => {
+  interface Comment {
+    id: number;
+    articleId: string;
+    authorId: number;
+    body: string;
+  }
+  const callers: Record<string, { id: number }> = { ada: { id: 1 }, bob: { id: 2 } };
+  const as = (name: string) => ({ headers: { authorization: name } });
+
+  function world(policy: StatusPolicy = createStatusPolicy({})) {
+    const comments = new Map<number, Comment>([
+      [1, { id: 1, articleId: 'intro', authorId: 1, body: "Ada's" }],
+      [2, { id: 2, articleId: 'intro', authorId: 2, body: "Bob's" }],
+    ]);
+    const removed: number[] = [];
+    const articles = collection('articles', { public: ['read'], read: (ctx) => (ctx.params.id === 'intro' ? { slug: 'intro' } : undefined) });
+    articles.collection('comments', {
+      id: z.coerce.number().int(),
+      body: z.object({ body: z.string() }),
+      public: ['list'],
+      owner: { rule: (comment: Comment, principal) => comment.authorId === (principal as { id: number }).id, on: ['remove'] },
+      load: (ctx) => {
+        const comment = comments.get(ctx.params.id);
+        return comment?.articleId === ctx.params.articleId ? comment : undefined;
+      },
+      list: (ctx) => [...comments.values()].filter((comment) => comment.articleId === ctx.params.articleId),
+      create: (ctx) => {
+        const comment = { id: comments.size + 1, articleId: ctx.params.articleId, authorId: (ctx.principal as { id: number }).id, ...ctx.body };
+        comments.set(comment.id, comment);
+        return comment;
+      },
+      remove: (ctx) => {
+        removed.push((ctx.item as Comment).id);
+        return comments.delete(ctx.params.id);
+      },
+    });
+    const api = createApi({ resources: [articles], policy, authenticate: (request) => callers[String(request.headers?.authorization)] });
+    return { client: createTestClient(api), comments, removed };
+  }
+
+  it("DELETE of someone else's comment is 403 without its handler, and of one's own 204", async () => {
+    const { client, comments, removed } = world();
+    expectProblem(await client.delete('/articles/intro/comments/2', as('ada')), { status: 403, code: 'RC_FORBIDDEN' });
+    expect(comments.has(2)).toBe(true);
+    expect(removed).toEqual([]);
+    expect((await client.delete('/articles/intro/comments/1', as('ada'))).status).toBe(204);
+    expect(removed).toEqual([1]);
+  });
+
+  it("under forbidden: 404, someone else's comment is answered as a missing one", async () => {
+    const { client } = world(createStatusPolicy({ forbidden: 404 }));
+    const foreign = await client.delete('/articles/intro/comments/2', as('ada'));
+    const missing = await client.delete('/articles/intro/comments/9', as('ada'));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+  });
+
+  it('GET of an item is 405 with Allow: no read is published', async () => {
+    const { client } = world();
+    const response = await client.get('/articles/intro/comments/1', as('ada'));
+    expectProblem(response, { status: 405, code: 'RC_METHOD_NOT_ALLOWED' });
+    expect(response.headers.allow).toBe('DELETE, OPTIONS');
+  });
+
+  it('a missing item is a 404 before its owner is asked, and below a missing parent too', async () => {
+    const { client } = world();
+    expectProblem(await client.delete('/articles/intro/comments/9', as('bob')), { status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await client.delete('/articles/other/comments/1', as('ada')), { status: 404, code: 'RC_NOT_FOUND' });
+  });
+
+  it('loads the item for preconditions and merge patches, and children reach it through load', async () => {
+    interface Note {
+      id: number;
+      text: string;
+      version: number;
+    }
+    const notes = new Map<number, Note>([[1, { id: 1, text: 'a', version: 3 }]]);
+    const drafts = collection('drafts', {
+      body: z.object({ text: z.string() }),
+      etag: (note: Note) => String(note.version),
+      load: (ctx) => notes.get(Number(ctx.params.id)),
+      update: { merge: true, handle: (ctx) => ({ ...(ctx.item as Note), ...ctx.body, version: 4 }) },
+    });
+    drafts.collection('revisions', { list: (ctx) => [{ draftId: ctx.params.draftId }] });
+    const client = createTestClient(createApi({ resources: [drafts] }));
+    const stale = await client.patch('/drafts/1', { headers: { 'if-match': '"2"', 'content-type': 'application/merge-patch+json' }, body: { text: 'b' } });
+    expect(stale.status).toBe(412);
+    const fresh = await client.patch('/drafts/1', { headers: { 'if-match': '"3"', 'content-type': 'application/merge-patch+json' }, body: { text: 'b' } });
+    expect(fresh).toMatchObject({ status: 200, body: { id: 1, text: 'b', version: 4 }, headers: { etag: '"4"' } });
+    expect((await client.get('/drafts/1/revisions')).status).toBe(200);
+    expect((await client.get('/drafts/9/revisions')).status).toBe(404);
+  });
+
+  it('refuses load beside read, and a load that is not a function', () => {
+    const read = () => ({});
+    expect(() => collection('comments', { read, load: read, remove: () => true })).toThrow(
+      'collection("comments"): "load" loads an item for a collection without "read", and "read" is declared; drop "load" (read loads the item) or "read" (to publish no GET of an item)',
+    );
+    expect(() => collection('comments', { load: 'comments' as never, remove: () => true })).toThrow(/collection\("comments"\): "load" must be a function \(ctx\) => the item the URL names/);
+    expect(() => collection('comments', { owner: () => true, list: () => [] })).toThrow(/"owner" needs "read", or "load"/);
+  });
+});

@@ -196,7 +196,9 @@ describe('the Conduit example over HTTP', () => {
     const listed = await send('GET', path);
     expect(listed.status).toBe(200);
     expect(listed.body.comments.map((comment: { id: number }) => comment.id)).toEqual([1]);
-    expect((await send('GET', `${path}/1`)).body).toEqual(posted.body);
+    // The spec has no GET of one comment: none is published, though the owner rule loads it.
+    const one = await send('GET', `${path}/1`);
+    expect([one.status, one.headers.get('allow')]).toEqual([405, 'DELETE, OPTIONS']);
 
     expect((await send('DELETE', `${path}/1`, { token: ada })).status).toBe(403);
     expect((await send('POST', path, { token: bob, body: { comment: { body: '' } } })).body).toEqual({ errors: { body: ['must be at least 1 character'] } });
@@ -396,7 +398,6 @@ const UNOBSERVABLE: Readonly<Record<string, readonly number[]>> = {
   // The article's owner rule guards only replace and remove, so nothing below an article answers 403 but a comment's removal.
   'POST /articles/{slug}/comments': [201, 403],
   'GET /articles/{slug}/comments': [403],
-  'GET /articles/{slug}/comments/{id}': [403],
 };
 
 const toOpenApiPath = (template: string) => template.slice('/api'.length).replace(/:(\w+)/g, '{$1}');

@@ -84,7 +84,7 @@ describe('unknown options are refused at definition time, with the nearest valid
 
   it('defineEndpoint, which rebases endpoints, checks its definition as endpoint() does', () => {
     const base = endpoint('POST', '/imports', { body: z.object({ name: z.string() }), handle: () => ({}) });
-    expect(() => defineEndpoint({ ...base, body: { type: 'object' } as never })).toThrow("must be a Standard Schema, such as a zod schema, or 'unvalidated'");
+    expect(() => defineEndpoint({ ...base, body: { type: 'object' } as never })).toThrow("must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored'");
     expect(() => defineEndpoint({ ...base, pubilc: true } as never)).toThrow('`pubilc` is not an option of defineEndpoint(POST /imports); did you mean `public`?');
     expect(defineEndpoint({ ...base, path: '/v2/imports' }).path).toBe('/v2/imports');
   });
@@ -105,7 +105,7 @@ describe('a body is validated, or refused', () => {
   it('update without a patch schema is refused at definition time, with the fix', () => {
     expect(() => collection('users', { body, update: (ctx) => ctx.body })).toThrow('"update" receives a body, so the collection needs "patch" (patch: body.partial() with zod');
     expect(() => collection('users', { create: (ctx) => ctx.body })).toThrow('"create" receives a body, so the collection needs "body"');
-    expect(() => collection('users', { body: { type: 'object' } as never, create: (ctx) => ctx.body })).toThrow("must be a Standard Schema, such as a zod schema, or 'unvalidated'");
+    expect(() => collection('users', { body: { type: 'object' } as never, create: (ctx) => ctx.body })).toThrow("must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored'");
   });
 
   it('{"isAdmin":true} through PATCH reaches no handler without a patch schema; with patch: body.partial() it is validated', async () => {

@@ -1,0 +1,107 @@
+/**
+ * Mistakes in a definition throw where it is declared, with a sentence that names the mistake and
+ * the fix, rather than answering every request with a 400 or a 500 later.
+ */
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { type } from 'arktype';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { collection, createApi, endpoint, type ApiOptions } from '../../src/index.js';
+import { openApi } from '../../src/openapi/index.js';
+
+const health = endpoint('GET', '/health', { handle: () => ({ ok: true }) });
+
+describe('params schemas and the path', () => {
+  it('a params key the path does not have throws: endpoint(GET /widgets/:id) with params z.object({ wid })', () => {
+    expect(() => endpoint('GET', '/widgets/:id', { params: z.object({ wid: z.string() }), handle: () => ({}) })).toThrow(
+      'endpoint(GET /widgets/:id): the params schema requires "wid", which is not a param of the path, so every request would be a 400; rename it to a param of the path (:id), or add ":wid" to the path',
+    );
+  });
+
+  it('reads the keys of any library that describes its schema as JSON Schema: valibot and arktype alike', () => {
+    expect(() => endpoint('GET', '/widgets/:id', { params: toStandardJsonSchema(v.object({ wid: v.string() })), handle: () => ({}) })).toThrow(/requires "wid", which is not a param of the path/);
+    expect(() => endpoint('GET', '/widgets/:id', { params: type({ wid: 'string' }), handle: () => ({}) })).toThrow(/requires "wid", which is not a param of the path/);
+  });
+
+  it('a schema per param throws for a name the path does not have', () => {
+    expect(() => endpoint('GET', '/widgets/:id', { params: { wid: z.coerce.number() }, handle: () => ({}) })).toThrow(
+      'endpoint(GET /widgets/:id): "params" has a schema for "wid", which is not a param of the path; rename it to a param of the path (:id), or add ":wid" to the path',
+    );
+  });
+
+  it('a strict schema that lacks a param of the path throws: every request carries it', () => {
+    expect(() => endpoint('GET', '/shops/:shopId/widgets/:id', { params: z.strictObject({ id: z.string() }), handle: () => ({}) })).toThrow(
+      'endpoint(GET /shops/:shopId/widgets/:id): the params schema is strict and lacks "shopId", a param of the path, so every request would be a 400; add shopId to it, or let it take other keys',
+    );
+    expect(() => endpoint('GET', '/shops/:shopId/widgets/:id', { params: type({ '+': 'reject', id: 'string' }), handle: () => ({}) })).toThrow(/is strict and lacks "shopId"/);
+  });
+
+  it('says nothing where the keys cannot be known, or cannot go wrong', async () => {
+    // No JSON Schema to read (valibot without toStandardJsonSchema), a union, a record: nothing is known.
+    expect(() => endpoint('GET', '/widgets/:id', { params: v.object({ wid: v.string() }), handle: () => ({}) })).not.toThrow();
+    expect(() => endpoint('GET', '/widgets/:id', { params: z.union([z.object({ id: z.string() }), z.object({ wid: z.string() })]), handle: () => ({}) })).not.toThrow();
+    expect(() => endpoint('GET', '/widgets/:id', { params: z.record(z.string(), z.string()), handle: () => ({}) })).not.toThrow();
+    // An optional key (a schema shared with a longer path) and a schema that leaves a param out and strips it.
+    expect(() => endpoint('GET', '/articles/:slug', { params: z.object({ slug: z.string(), id: z.coerce.number().optional() }), handle: () => ({}) })).not.toThrow();
+    const loose = endpoint('GET', '/shops/:shopId/widgets/:id', { params: z.object({ id: z.coerce.number() }), handle: (ctx) => ctx.params });
+    expect((await createApi({ endpoints: [loose] }).handle({ method: 'GET', url: '/shops/s/widgets/7' })).body).toEqual({ id: 7 });
+  });
+});
+
+describe('createApi options that take a function', () => {
+  it.each([
+    ['authenticate', { id: 1 }, /"authenticate" must be a function \(request\) => the caller, got an object/],
+    ['authorize', true, /"authorize" must be a function \(ctx\) => true to let the caller go on, got boolean true/],
+    ['onError', 'console.error', /"onError" must be a function \(error, info\) => void, got the string "console.error"/],
+    ['serializerCompiler', {}, /"serializerCompiler" must be a function \(schema\) => \(value\) => string, got an object/],
+  ] as const)('createApi({ %s: %j }) throws (a 500 on every request otherwise)', (name, value, message) => {
+    expect(() => createApi({ endpoints: [health], [name]: value } as unknown as ApiOptions)).toThrow(message);
+  });
+
+  it('an openapi option that is no document throws: openapi: openApi, not called', () => {
+    expect(() => createApi({ endpoints: [health], openapi: openApi as never })).toThrow('createApi: "openapi" must be a document to serve, such as openApi({ info }) from restcanon/openapi');
+  });
+
+  it('an endpoint or a collection whose authorize is not a function throws', () => {
+    expect(() => endpoint('GET', '/reports', { authorize: true as never, handle: () => [] })).toThrow('endpoint(GET /reports): "authorize" must be a function (ctx) => true to let the caller go on, got boolean true');
+    expect(() => collection('reports', { authorize: 'admin' as never, list: () => [] })).toThrow(/collection\("reports"\): "authorize" must be a function/);
+    expect(() => collection('reports', { list: { authorize: {} as never, handle: () => [] } })).toThrow(/collection\("reports"\): the "authorize" of "list" must be a function/);
+  });
+});
+
+describe('resources and endpoints in the wrong list', () => {
+  const users = collection('users', { list: () => [] });
+
+  it('an endpoint in resources throws, saying to pass it in endpoints', () => {
+    expect(() => createApi({ resources: [health as never] })).toThrow('createApi: resources[0] is an endpoint (GET /health); pass it in "endpoints"');
+  });
+
+  it('a collection in endpoints throws, saying to pass it in resources', () => {
+    expect(() => createApi({ endpoints: [health, users as never] })).toThrow('createApi: endpoints[1] is a collection (/users); pass it in "resources"');
+  });
+
+  it('anything else in either list throws, saying what each holds', () => {
+    expect(() => createApi({ endpoints: [(() => ({})) as never] })).toThrow('createApi: endpoints[0] is not an endpoint; declare it with endpoint(method, path, { handle })');
+    expect(() => createApi({ resources: [{ endpoints: [null] } as never] })).toThrow('createApi: resources[0] holds an endpoints[0] that is not an endpoint; declare it with endpoint(method, path, { handle })');
+    expect(() => createApi({ resources: [undefined as never] })).toThrow(/createApi: resources\[0\] is not a resource; pass a collection\(\.\.\.\), or \{ endpoints: \[\.\.\.\] \}/);
+    expect(() => createApi({ endpoints: health as never })).toThrow('createApi: "endpoints" must be an array of endpoints');
+  });
+});
+
+describe('messages name what the user called', () => {
+  it('endpoint() names endpoint(...), never defineEndpoint', () => {
+    const mistakes = [
+      () => endpoint('POST', '/exports', { outcomes: ['conflict' as never], handle: () => ({}) }),
+      () => endpoint('POST', '/exports', { errors: { ok: 'x' } as never, handle: () => ({}) }),
+    ];
+    for (const mistake of mistakes) {
+      expect(mistake).toThrow(/^endpoint\(POST \/exports\): /);
+      expect(mistake).not.toThrow(/defineEndpoint/);
+    }
+  });
+
+  it('a collection names the collection and the operation', () => {
+    expect(() => collection('notes', { remove: { outcomes: ['conflict' as never], handle: () => true } })).toThrow(/^the "remove" of collection\("notes"\): "outcomes" takes success outcomes/);
+  });
+});
