@@ -9,7 +9,7 @@ import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
 import { splitUrl, withoutTrailingSlashes } from '../core/request.js';
 import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
-import { settleUnreadBody, type AnsweredBody } from './unread-body.js';
+import { settleUnreadBody, type FinishingResponse } from './unread-body.js';
 
 /**
  * The parts of a Fastify request that restcanon reads.
@@ -34,7 +34,7 @@ export interface FastifyRequestLike {
  */
 export interface FastifyReplyLike {
   /** Node's response, whose `finish` tells when an answer that closes the connection is written. */
-  readonly raw?: AnsweredBody | undefined;
+  readonly raw?: FinishingResponse | undefined;
   code(status: number): FastifyReplyLike;
   header(name: string, value: string): FastifyReplyLike;
   type(contentType: string): FastifyReplyLike;

@@ -5,7 +5,7 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import { DRAIN_LIMIT, unreadBodyFate } from '../core/body.js';
 import type { Api, RespondOptions } from '../core/api.js';
-import { settleUnreadBody, type AnsweredBody, type UnreadBody } from './unread-body.js';
+import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
 
 /** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
 const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
@@ -44,7 +44,7 @@ export function toFetch(api: Api): (request: Request, host?: unknown) => Promise
 /** What a host on `node:http` passes beside the request: Node's request and response. */
 interface NodeHost {
   incoming: UnreadBody;
-  outgoing: AnsweredBody;
+  outgoing: FinishingResponse;
 }
 
 /**
@@ -53,7 +53,7 @@ interface NodeHost {
  */
 function isNodeHost(host: unknown): host is NodeHost {
   if (typeof host !== 'object' || host === null) return false;
-  const { incoming, outgoing } = host as { incoming?: Partial<UnreadBody> | null; outgoing?: AnsweredBody | null };
+  const { incoming, outgoing } = host as { incoming?: Partial<UnreadBody> | null; outgoing?: FinishingResponse | null };
   return typeof incoming?.on === 'function' && typeof incoming.complete === 'boolean' && typeof incoming.headers === 'object' && typeof outgoing?.once === 'function';
 }
 
@@ -70,8 +70,8 @@ export function fromFetchRequest(request: Request): ApiRequest {
     headers[name] = value;
   });
   const apiRequest: ApiRequest = { method: request.method, url: pathAndQuery(request.url), headers };
-  // `request.body` is touched only if the API reads the body or answers without reading what a
-  // request announced: on @hono/node-server, touching it makes a second Request around the socket.
+  // `request.body` is touched only if the API reads the body, or answers without reading one the
+  // request announced (to cancel it): on @hono/node-server, touching it makes a second Request.
   if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = new FetchBody(request);
   return apiRequest;
 }

@@ -74,7 +74,7 @@ const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies Respond
  * malformed one gets an answer or a closed socket. A body the API answers without reading to its end
  * (a 401, 413 or 415, a deadline, a GET) is drained up to 64 MiB, then the connection is closed, so
  * that the client sees the answer; a declared `Content-Length` over 64 MiB is not read at all: its
- * answer says `Connection: close`, and Node closes the socket once the answer is written.
+ * answer says `Connection: close`, and the connection ends after it.
  *
  * The listener returns a promise that settles once the response is written when the API has to
  * wait (an async handler, a body to read), and nothing when it answered at once. Node ignores what a
@@ -261,7 +261,7 @@ function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Re
   }
 }
 
-/** Node closes the socket once an answer with this header is written, and reads no more of it. */
+/** An answer with this header ends the connection once it is written. */
 const CONNECTION_CLOSE = { connection: 'close' } as const;
 
 function byteLength(payload: string | Uint8Array): number {

@@ -10,7 +10,7 @@ import { DRAIN_LIMIT, unreadBodyFate } from '../core/body.js';
  * The parts of a Node request (`IncomingMessage`, `Http2ServerRequest`) that settling its body uses.
  *
  * @example
- * const settle = (req: UnreadBody, res: AnsweredBody) => settleUnreadBody(req, res);
+ * const settle = (req: UnreadBody, res: FinishingResponse) => settleUnreadBody(req, res);
  */
 export interface UnreadBody {
   readonly headers: HeaderRecord;
@@ -42,9 +42,9 @@ export interface ClosingSocket {
  * The parts of a Node response (`ServerResponse`, Fastify's `reply.raw`) that settling a body uses.
  *
  * @example
- * const answered = (res: AnsweredBody) => res.once('finish', () => {});
+ * const written = (res: FinishingResponse) => res.once?.('finish', () => {});
  */
-export interface AnsweredBody {
+export interface FinishingResponse {
   once?(event: 'finish', listener: () => void): unknown;
 }
 
@@ -69,10 +69,10 @@ const LINGER_MS = 500;
  * @example
  * if (settleUnreadBody(req, res)) headers.connection = 'close';
  */
-export function settleUnreadBody(req: UnreadBody, res: AnsweredBody | undefined): boolean {
-  if (req.complete || DRAINING.has(req)) return false;
+export function settleUnreadBody(req: UnreadBody, res: FinishingResponse | undefined): boolean {
+  if (req.complete) return false;
   const fate = unreadBodyFate(req.headers);
-  if (fate === 'none') return false;
+  if (fate === 'none' || DRAINING.has(req)) return false;
   drainBody(req);
   if (fate === 'drain' || (req.httpVersionMajor ?? 1) >= 2) return false;
   const socket = req.socket;

@@ -180,10 +180,10 @@ export const DRAIN_LIMIT = 64 * 1024 * 1024;
 /**
  * What an adapter does with a body the API answered without reading to its end, by what the request's
  * headers announce: `'none'` when they announce no body; `'close'` when they declare a
- * `Content-Length` over {@link DRAIN_LIMIT}, whose answer closes the connection and leaves the body
- * unread, since draining it would read what the client declared; otherwise `'drain'`: read and drop
- * up to `DRAIN_LIMIT` (a chunked body, whose length nobody knows, is cut off there), so that the
- * client can finish sending, see the answer and keep the connection.
+ * `Content-Length` over {@link DRAIN_LIMIT}: the answer closes the connection and the body is left
+ * unread, as a drain would only be cut off at the bound; otherwise `'drain'`: read and drop up to
+ * `DRAIN_LIMIT` (a chunked body, whose length nobody knows, is cut off there), so that the client
+ * can finish sending, see the answer and keep the connection.
  *
  * @example
  * unreadBodyFate({ 'content-length': '10000000000' }); // 'close'
@@ -192,7 +192,8 @@ export const DRAIN_LIMIT = 64 * 1024 * 1024;
 export function unreadBodyFate(headers: HeaderRecord): 'none' | 'drain' | 'close' {
   const length = headers['content-length'];
   const declared = typeof length === 'string' ? declaredLength(length) : undefined;
-  if (declared === undefined) return headers['transfer-encoding'] === undefined ? 'none' : 'drain';
+  // A length that is no whole number announces a body all the same: it is drained, within the bound.
+  if (declared === undefined) return length === undefined && headers['transfer-encoding'] === undefined ? 'none' : 'drain';
   return declared === 0 ? 'none' : declared > DRAIN_LIMIT ? 'close' : 'drain';
 }
 

@@ -12,6 +12,7 @@ import express5 from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toExpress } from '../../src/adapters/express.js';
+import { toFetch } from '../../src/adapters/fetch.js';
 import { DRAIN_LIMIT } from '../../src/core/body.js';
 import { createApi, endpoint, type Api, type ApiRequest } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
@@ -189,3 +190,44 @@ for (const [name, mount] of Object.entries(SETUPS)) {
     });
   });
 }
+
+describe('fetch without a node:http host: a body the API answers before reading', () => {
+  const handle = toFetch(createEarlyApi());
+
+  /** A body that never ends, counting the chunks it was asked for and whether it was cancelled. */
+  function endlessBody() {
+    const seen = { pulled: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        seen.pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    return { stream, seen };
+  }
+
+  function post(framing: Record<string, string>, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
+    return new Request('http://example.test/notes', { method: 'POST', headers: { ...framing, ...headers }, body, duplex: 'half' } as RequestInit);
+  }
+
+  it.each([
+    ['Content-Length: 10000000000', { 'content-length': '10000000000' }, 'close'],
+    ['Transfer-Encoding: chunked', { 'transfer-encoding': 'chunked' }, null],
+  ])('401 to a POST with %s: the body is cancelled, not read', async (_case, framing, connection) => {
+    const { stream, seen } = endlessBody();
+    const response = await handle(post(framing, stream));
+    expectProblem({ status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() }, { status: 401, code: 'RC_UNAUTHORIZED' });
+    expect(response.headers.get('connection')).toBe(connection);
+    await expect.poll(() => seen.cancelled).toBe(true);
+    expect(seen.pulled).toBeLessThanOrEqual(1);
+  });
+
+  it('200 to a GET that announces a chunked body, which no Request exposes: Connection: close', async () => {
+    const response = await handle(new Request('http://example.test/notes/1', { headers: { authorization: 'Bearer alice', 'transfer-encoding': 'chunked' } }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('connection')).toBe('close');
+  });
+});
