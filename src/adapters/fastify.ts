@@ -9,6 +9,7 @@ import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
 import { splitUrl, withoutTrailingSlashes } from '../core/request.js';
 import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
+import { settleUnreadBody, type FinishingResponse } from './unread-body.js';
 
 /**
  * The parts of a Fastify request that restcanon reads.
@@ -32,6 +33,8 @@ export interface FastifyRequestLike {
  * const empty = (reply: FastifyReplyLike) => reply.code(204).send();
  */
 export interface FastifyReplyLike {
+  /** Node's response, whose `finish` tells when an answer that closes the connection is written. */
+  readonly raw?: FinishingResponse | undefined;
   code(status: number): FastifyReplyLike;
   header(name: string, value: string): FastifyReplyLike;
   type(contentType: string): FastifyReplyLike;
@@ -221,8 +224,8 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
 function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<void> | undefined {
   const apiRequest = fromFastifyRequest(request, url, prefix);
   const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
-  if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled));
-  sendFastifyReply(reply, response);
+  if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled, request.raw));
+  sendFastifyReply(reply, response, request.raw);
   return undefined;
 }
 
@@ -255,7 +258,7 @@ function belowPrefix(url: string, prefix: string): string | undefined {
 export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
   const handle = createEndpointHandler(endpoint, options);
   return async (request, reply) => {
-    sendFastifyReply(reply, await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>));
+    sendFastifyReply(reply, await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
   };
 }
 
@@ -291,9 +294,11 @@ function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: 
 /**
  * Sends through Fastify's reply, so onSend hooks and logging see it. The handler resolves to nothing
  * rather than to the reply: a returned reply is a thenable that Fastify waits on until the response
- * finishes, which holds every request's objects longer and costs a promise job per request.
+ * finishes, which holds every request's objects longer and costs a promise job per request. The rest
+ * of a body the API did not read is settled as on `node:http`: Fastify leaves it to Node, which would
+ * read all of it once the answer is sent.
  */
-function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): void {
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): void {
   reply.code(response.status);
   const headers = response.headers;
   // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`
@@ -302,6 +307,7 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse): void 
     if (name === 'content-type') reply.type(headers[name]!);
     else reply.header(name, headers[name]!);
   }
+  if (settleUnreadBody(raw, reply.raw)) reply.header('connection', 'close');
   reply.send(response.payload);
 }
 

@@ -3,8 +3,9 @@
  * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
-import { DRAIN_LIMIT } from '../core/body.js';
+import { DRAIN_LIMIT, unreadBodyFate } from '../core/body.js';
 import type { Api, RespondOptions } from '../core/api.js';
+import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
 
 /** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
 const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
@@ -14,18 +15,46 @@ const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies Respond
  * API's byte limit, and only if the endpoint takes a body. Route below a prefix with the API's
  * `basePath`: the handler routes on the whole path of `request.url`.
  *
+ * The host owns the connection, so what becomes of a body the API answers without reading to its
+ * end (a 401, 413 or 415, a deadline) is partly the host's. The adapter reads one it stopped reading
+ * at most 64 MiB further, then cancels it, and cancels one it never began to read; an answer to a
+ * declared `Content-Length` over 64 MiB, or to a chunked GET or HEAD (whose body no `Request`
+ * exposes), says `Connection: close`. A host on `node:http` that passes Node's request and response
+ * as the second argument (`{ incoming, outgoing }`, as @hono/node-server does) gets what
+ * `toNodeListener` does instead: the body drained up to 64 MiB, or the connection closed after the
+ * answer, never read.
+ *
  * @example
  * const handle = toFetch(api);
  * export default { fetch: handle };                   // Bun, Deno, Workers
- * app.all('/api/*', (c) => handle(c.req.raw));        // Hono, with createApi({ basePath: '/api' })
+ * app.all('/api/*', (c) => handle(c.req.raw, c.env)); // Hono, with createApi({ basePath: '/api' })
  * export { handle as GET, handle as POST };           // Next.js route handlers
  */
-export function toFetch(api: Api): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const answer = api.respond(fromFetchRequest(request), LOWER_CASE_HEADERS);
+export function toFetch(api: Api): (request: Request, host?: unknown) => Promise<Response> {
+  return async (request, host) => {
+    const apiRequest = fromFetchRequest(request);
+    const answer = api.respond(apiRequest, LOWER_CASE_HEADERS);
     // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
-    return toFetchResponse(answer instanceof Promise ? await answer : answer);
+    const response = answer instanceof Promise ? await answer : answer;
+    const closes = isNodeHost(host) ? settleUnreadBody(host.incoming, host.outgoing) : settleBody(apiRequest.headers ?? {}, apiRequest.body);
+    return toFetchResponse(closes ? { ...response, headers: { ...response.headers, connection: 'close' } } : response);
   };
+}
+
+/** What a host on `node:http` passes beside the request: Node's request and response. */
+interface NodeHost {
+  incoming: UnreadBody;
+  outgoing: FinishingResponse;
+}
+
+/**
+ * Whether a handler's second argument holds Node's request and response. Other hosts pass other
+ * things there (Bun its server, Deno the connection's info, Workers their bindings).
+ */
+function isNodeHost(host: unknown): host is NodeHost {
+  if (typeof host !== 'object' || host === null) return false;
+  const { incoming, outgoing } = host as { incoming?: Partial<UnreadBody> | null; outgoing?: FinishingResponse | null };
+  return typeof incoming?.on === 'function' && typeof incoming.complete === 'boolean' && typeof incoming.headers === 'object' && typeof outgoing?.once === 'function';
 }
 
 /**
@@ -41,11 +70,44 @@ export function fromFetchRequest(request: Request): ApiRequest {
     headers[name] = value;
   });
   const apiRequest: ApiRequest = { method: request.method, url: pathAndQuery(request.url), headers };
-  // `request.body` is read only if the API reads the body: on @hono/node-server, touching it starts
-  // the socket's stream, which then stalls the connection if the API answers without reading (401, 413).
-  if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = { [Symbol.asyncIterator]: () => readFetchBody(request.body) };
+  // `request.body` is touched only if the API reads the body, or answers without reading one the
+  // request announced (to cancel it): on @hono/node-server, touching it makes a second Request.
+  if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = new FetchBody(request);
   return apiRequest;
 }
+
+/**
+ * The body of a Fetch request as the API reads it, and how far it was read: `unread` until the API
+ * asks for it, `read` once it was read to its end.
+ */
+class FetchBody implements AsyncIterable<Uint8Array> {
+  state: 'unread' | 'reading' | 'read' = 'unread';
+
+  constructor(readonly request: Request) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    this.state = 'reading';
+    return readFetchBody(this);
+  }
+}
+
+/**
+ * Settles what the API left of a body its request announced, once the answer is there: a body it
+ * never began to read is cancelled, so that the host does not read it for nothing (one it stopped
+ * reading is already being read and dropped up to `DRAIN_LIMIT`). Returns whether the answer must
+ * close the connection: for a declared `Content-Length` over the bound, and for a chunked GET or
+ * HEAD, whose body no `Request` exposes.
+ */
+function settleBody(headers: HeaderRecord, body: unknown): boolean {
+  if (body instanceof FetchBody && body.state === 'read') return false;
+  const fate = unreadBodyFate(headers);
+  if (fate === 'none') return false;
+  if (!(body instanceof FetchBody)) return fate === 'close' || headers['content-length'] === undefined;
+  if (body.state === 'unread' && !body.request.bodyUsed) body.request.body?.cancel().catch(ignore);
+  return fate === 'close';
+}
+
+function ignore(): void {}
 
 /**
  * The path and query of a Request's URL, which the Request constructor (and @hono/node-server) has
@@ -80,12 +142,16 @@ function bodyOf(payload: string | Uint8Array | undefined): BodyInit | null {
 
 /**
  * Chunks of a body stream. A reader that stops early (413) does not cancel the stream at once: on
- * runtimes that bridge it to a socket (such as @hono/node-server) a cancel resets the connection
- * before the answer is sent, and a stream left half-read stalls the connection. The rest is read and
- * dropped, up to a bound past which the stream is cancelled after all.
+ * runtimes that bridge it to a socket a cancel may reset the connection before the answer is sent,
+ * and a stream left half-read stalls the connection. The rest is read and dropped, up to a bound past
+ * which the stream is cancelled after all.
  */
-async function* readFetchBody(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
-  if (body === null) return;
+async function* readFetchBody(owner: FetchBody): AsyncGenerator<Uint8Array> {
+  const body = owner.request.body;
+  if (body === null) {
+    owner.state = 'read';
+    return;
+  }
   const reader = body.getReader();
   let done = false;
   try {
@@ -95,12 +161,14 @@ async function* readFetchBody(body: ReadableStream<Uint8Array> | null): AsyncGen
       yield chunk.value;
     }
     done = true;
+    owner.state = 'read';
   } finally {
     if (done) reader.releaseLock();
     else void discard(reader);
   }
 }
 
+/** Reads and drops the rest of a body up to `DRAIN_LIMIT`; past that it is cancelled. */
 async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   let drained = 0;
   try {

@@ -3,10 +3,10 @@
  * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
-import { DRAIN_LIMIT } from '../core/body.js';
 import type { Endpoint } from '../core/endpoint.js';
 import { checkOptions } from '../core/options.js';
 import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
+import { drainBody, settleUnreadBody, type ClosingSocket } from './unread-body.js';
 
 /**
  * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.
@@ -23,6 +23,10 @@ export interface NodeRequest {
   rawHeaders?: readonly string[] | undefined;
   /** Whether the whole body has arrived. */
   readonly complete: boolean;
+  /** 2 for HTTP/2, whose connection one request cannot close. */
+  readonly httpVersionMajor?: number | undefined;
+  /** The connection, kept half-open a moment after an answer that closes it. */
+  readonly socket?: ClosingSocket | null | undefined;
   iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown>;
   on(event: 'data', listener: (chunk: { length: number }) => void): unknown;
   off(event: 'data', listener: (chunk: { length: number }) => void): unknown;
@@ -39,6 +43,10 @@ export interface NodeResponse {
   readonly headersSent: boolean;
   readonly writableEnded: boolean;
   readonly destroyed: boolean;
+  /** The request answered, which `node:http` sets: the rest of a body the API left unread is settled through it. */
+  readonly req?: NodeRequest | undefined;
+  /** Node's `once`: the socket of an answer that closes the connection is kept half-open a moment after `finish`. */
+  once?(event: 'finish', listener: () => void): unknown;
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(payload?: string | Uint8Array): unknown;
   destroy(): unknown;
@@ -63,8 +71,10 @@ const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies Respond
 /**
  * Turns an API into a request listener for `http.createServer`, `https.createServer` or
  * `http2.createServer` (compatibility API). A request never crashes the server: an aborted or
- * malformed one gets an answer or a closed socket, and a body the API stops reading (413) is drained
- * (up to 64 MiB, then the connection is closed) so that the client sees the answer.
+ * malformed one gets an answer or a closed socket. A body the API answers without reading to its end
+ * (a 401, 413 or 415, a deadline, a GET) is drained up to 64 MiB, then the connection is closed, so
+ * that the client sees the answer; a declared `Content-Length` over 64 MiB is not read at all: its
+ * answer says `Connection: close`, and the connection ends after it.
  *
  * The listener returns a promise that settles once the response is written when the API has to
  * wait (an async handler, a body to read), and nothing when it answered at once. Node ignores what a
@@ -85,8 +95,8 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
     // same tick, without a promise. The answer never rejects, and writeNodeResponse answers its own failures.
     return (req, res) => {
       const answer = api.respond(fromNodeRequest(req), LOWER_CASE_HEADERS);
-      if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers));
-      writeNodeResponse(res, answer, answer.headers);
+      if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers, req));
+      writeNodeResponse(res, answer, answer.headers, req);
       return undefined;
     };
   }
@@ -210,7 +220,7 @@ class NodeBody implements AsyncIterable<unknown> {
       next: () => chunks.next(),
       async return(value?: unknown) {
         await chunks.return?.();
-        if (!req.complete) drain(req);
+        if (!req.complete) drainBody(req);
         return { done: true, value };
       },
     };
@@ -218,8 +228,9 @@ class NodeBody implements AsyncIterable<unknown> {
 }
 
 /**
- * Writes an `ApiResponse` to a Node response, with its `Content-Length`. A body the API never began
- * to read (an early 401, 415 or 413) is left to Node, which drains it once the answer is sent.
+ * Writes an `ApiResponse` to a Node response, with its `Content-Length`. The rest of a body the API
+ * did not read (an early 401, 415 or 413) is drained up to 64 MiB, or, for a declared `Content-Length`
+ * over that, left unread behind an answer that closes the connection (`res.req` is the request).
  *
  * @example
  * sendNodeResponse(res, await api.handle(fromNodeRequest(req)));
@@ -227,18 +238,20 @@ class NodeBody implements AsyncIterable<unknown> {
 export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void {
   // Not `{ ...headers, 'content-length': n }`: in V8 a spread followed by a new key is slower than
   // a copy and an assignment.
-  writeNodeResponse(res, response, response.payload === undefined ? response.headers : Object.assign({}, response.headers));
+  writeNodeResponse(res, response, response.payload === undefined ? response.headers : Object.assign({}, response.headers), res.req);
 }
 
 /**
  * {@link sendNodeResponse} with headers it may add `Content-Length` to. The listener passes the
  * response's own: the core builds every response it answers with a new headers object, and nobody
- * else sees that response.
+ * else sees that response. Before the answer goes out, the rest of the request's body is settled.
  */
-function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>): void {
+function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>, req: NodeRequest | undefined): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   const { payload } = response;
   if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
+  // A copy: without a payload, sendNodeResponse passes the caller's own headers.
+  if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
   try {
     res.writeHead(response.status, headers);
     res.end(payload);
@@ -248,20 +261,8 @@ function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Re
   }
 }
 
-/**
- * Reads and drops the rest of a body. Destroying the request instead would reset the socket, and the
- * client could lose the answer; past the bound, though, a client that keeps sending is cut off.
- */
-function drain(req: NodeRequest): void {
-  let drained = 0;
-  const onData = (chunk: { length: number }): void => {
-    drained += chunk.length;
-    if (drained <= DRAIN_LIMIT) return;
-    req.off('data', onData);
-    req.destroy();
-  };
-  req.on('data', onData);
-}
+/** An answer with this header ends the connection once it is written. */
+const CONNECTION_CLOSE = { connection: 'close' } as const;
 
 function byteLength(payload: string | Uint8Array): number {
   return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;

@@ -1,3 +1,4 @@
+import type { HeaderRecord } from './contract.js';
 import { MERGE_PATCH_TYPE } from './merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
@@ -121,11 +122,31 @@ export function declaredLength(header: string | undefined): number | undefined {
 }
 
 /**
- * How much of a body the API stopped reading (after a 413, say) an adapter reads and drops before it
- * closes the connection instead: enough for the client to finish sending and see the answer, not so
- * much that a client that keeps sending holds the server.
+ * How much of a body the API answered without reading to its end (a 401, 413 or 415, a deadline, a
+ * GET) an adapter reads and drops before it closes the connection instead: enough for the client to
+ * finish sending and see the answer, not so much that a client that keeps sending holds the server.
  */
 export const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * What an adapter does with a body the API answered without reading to its end, by what the request's
+ * headers announce: `'none'` when they announce no body; `'close'` when they declare a
+ * `Content-Length` over {@link DRAIN_LIMIT}: the answer closes the connection and the body is left
+ * unread, as a drain would only be cut off at the bound; otherwise `'drain'`: read and drop up to
+ * `DRAIN_LIMIT` (a chunked body, whose length nobody knows, is cut off there), so that the client
+ * can finish sending, see the answer and keep the connection.
+ *
+ * @example
+ * unreadBodyFate({ 'content-length': '10000000000' }); // 'close'
+ * unreadBodyFate({ 'transfer-encoding': 'chunked' }); // 'drain'
+ */
+export function unreadBodyFate(headers: HeaderRecord): 'none' | 'drain' | 'close' {
+  const length = headers['content-length'];
+  const declared = typeof length === 'string' ? declaredLength(length) : undefined;
+  // A length that is no whole number announces a body all the same: it is drained, within the bound.
+  if (declared === undefined) return length === undefined && headers['transfer-encoding'] === undefined ? 'none' : 'drain';
+  return declared === 0 ? 'none' : declared > DRAIN_LIMIT ? 'close' : 'drain';
+}
 
 const encoder = new TextEncoder();
 const BYTE_ORDER_MARK = 0xfeff;

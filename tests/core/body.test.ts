@@ -7,10 +7,12 @@ import { toNodeListener } from '../../src/adapters/node.js';
 import {
   checkContentLength,
   checkMediaType,
+  DRAIN_LIMIT,
   inspectBody,
   isRawBody,
   parseBodyText,
   readBody,
+  unreadBodyFate,
   type BodyRules,
 } from '../../src/core/body.js';
 import { parseMediaType } from '../../src/core/media-type.js';
@@ -334,6 +336,20 @@ describe('checkMediaType', () => {
       expect.objectContaining({ status: 415, headers: { 'accept-post': 'application/json' } }),
     );
     expect(() => checkMediaType(undefined, rules({ acceptHeader: undefined }))).toThrow(expect.objectContaining({ status: 415, headers: {} }));
+  });
+});
+
+describe('unreadBodyFate', () => {
+  it.each([
+    ['no framing headers', 'none', {}],
+    ['Content-Length: 0', 'none', { 'content-length': '0' }],
+    ['a Content-Length that is no number', 'drain', { 'content-length': 'ten' }],
+    ['Transfer-Encoding: chunked', 'drain', { 'transfer-encoding': 'chunked' }],
+    ['Content-Length: DRAIN_LIMIT', 'drain', { 'content-length': String(DRAIN_LIMIT) }],
+    ['Content-Length: DRAIN_LIMIT + 1', 'close', { 'content-length': String(DRAIN_LIMIT + 1) }],
+    ['Content-Length: 10000000000', 'close', { 'content-length': '10000000000' }],
+  ] as const)('%s: %s', (_case, fate, headers: HeaderRecord) => {
+    expect(unreadBodyFate(headers)).toBe(fate);
   });
 });
 
