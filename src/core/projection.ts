@@ -102,7 +102,7 @@ export function compileProjection(schema: StandardSchema): Projection {
   // Draft-07 first: it is the JSON Schema the `serializerCompiler` gets, so both paths keep the same keys.
   const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12');
   if (json !== undefined) {
-    const root = compileGraph(json);
+    const root = compileGraph(json, false);
     return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0);
   }
   const standard = schema['~standard'];
@@ -118,8 +118,31 @@ export function compileProjection(schema: StandardSchema): Projection {
   };
 }
 
-/** Compiles every schema object reachable from the root, then every node's plan, once. */
-function compileGraph(root: Record<string, unknown>): SchemaNode {
+/**
+ * Keeps only the members a schema names, at every depth: what a client may write of an item, for a
+ * merge patch. Unlike {@link compileProjection}, an object that names members keeps no other key,
+ * even where the schema takes others (zod `looseObject`, `passthrough`, `catchall`; valibot
+ * `looseObject`, `objectWithRest`): an item's `id`, owner or flags are not named, so they never
+ * reach the schema, and a patch cannot set them. Keys matching a `patternProperties` pattern are
+ * named too. An object that names none (a record) keeps every key it allows. Undefined for a schema
+ * without a JSON Schema, whose members cannot be told.
+ *
+ * @example
+ * const writable = compileWritable(z.looseObject({ title: z.string() }))!;
+ * writable({ id: 1, ownerId: 2, title: 'x' }); // { title: 'x' }
+ */
+export function compileWritable(schema: StandardSchema): Projection | undefined {
+  const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12');
+  if (json === undefined) return undefined;
+  const root = compileGraph(json, true);
+  return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0);
+}
+
+/**
+ * Compiles every schema object reachable from the root, then every node's plan, once. `named`: an
+ * object that names members keeps no other key ({@link compileWritable}).
+ */
+function compileGraph(root: Record<string, unknown>, named: boolean): SchemaNode {
   const nodes = new Map<object, SchemaNode>();
   // `null` for `false` (or no schema at all): it matches nothing, so what it would describe is dropped.
   const compile = (schema: unknown): SchemaNode | null => {
@@ -135,7 +158,7 @@ function compileGraph(root: Record<string, unknown>): SchemaNode {
       nodes.set(schema, (node = { plan: undefined, groups }));
       // A `false` branch matches no value, so it adds nothing to the union.
       const group = (branches: unknown[]) => groups.push(branches.flatMap((branch) => compile(branch) ?? []));
-      groups.push([{ plan: ownPlan(schema, compile), groups: [] }]);
+      groups.push([{ plan: ownPlan(schema, compile, named), groups: [] }]);
       if (typeof $ref === 'string') group([resolvePointer(root, $ref)]);
       if (Array.isArray(allOf)) for (const branch of allOf) group([branch]);
       for (const branches of [anyOf, oneOf]) if (Array.isArray(branches)) group(branches);
@@ -160,9 +183,12 @@ function planOf(node: SchemaNode): Plan {
   return node.plan;
 }
 
-function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => SchemaNode | null): Plan {
+function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => SchemaNode | null, named: boolean): Plan {
   if (!STRUCTURAL_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword))) return ANY_PLAN;
-  const { properties, patternProperties, additionalProperties, items, prefixItems, additionalItems, type } = schema;
+  const { properties, patternProperties, items, prefixItems, additionalItems, type } = schema;
+  let { additionalProperties } = schema;
+  // Only the named members are writable: the other keys a loose object takes are the item's own (`id`, an owner).
+  if (named && ((isRecord(properties) && Object.keys(properties).length > 0) || (isRecord(patternProperties) && Object.keys(patternProperties).length > 0))) additionalProperties = false;
   const tuple = (positions: unknown[], rest: unknown): ArrayPlan => ({ prefix: positions.map((position) => compile(position) ?? NOTHING), rest: compile(rest) });
   return {
     object:
