@@ -22,7 +22,7 @@ import { checkCredentials } from './credentials.js';
 import type { Timed } from './deadlines.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { evaluate, requireCondition, validatorsOf } from './conditions.js';
-import { readList, type ListRequest } from './lists.js';
+import { checkListFields, readList, type ListRequest } from './lists.js';
 import { mergePatch, writableOf } from './merge-patch.js';
 import type { Projection } from './projection.js';
 import type { Settings } from './settings.js';
@@ -134,7 +134,11 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   } else if (BODY_METHODS.has(endpoint.method)) take(refuseBody, 'badRequest');
   if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
   // A list's own parameters (page, sort, filter) are taken out before a query schema sees the rest.
-  if (rules !== undefined) take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
+  if (rules !== undefined) {
+    // A list's items are its response's: a sort or cursor key the item schema hides would tell it.
+    if (endpoint.response?.array === true) checkListFields(rules, endpoint.response.schema, `${endpoint.method} ${template}`);
+    take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
+  }
   if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
   if (endpoint.body !== undefined && endpoint.body !== 'unvalidated') {

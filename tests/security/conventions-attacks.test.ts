@@ -173,3 +173,119 @@ describe('merge patches: every schema library and unknown-key mode', () => {
     expect(() => createApi({ resources: [posts] })).toThrow(/PATCH \/posts\/:id: "update" with "merge" needs a body schema with a JSON Schema.*toStandardJsonSchema/);
   });
 });
+
+describe('lists: what a cursor reveals, and what a replayed one reaches', () => {
+  interface Employee {
+    id: number;
+    name: string;
+    salary: number;
+    teamId: number;
+    hiredAt: Date;
+    manager: { name: string; rating: number };
+  }
+  const staff: Employee[] = [
+    { id: 1, name: 'Ada', salary: 9100, teamId: 1, hiredAt: new Date('2020-01-01T00:00:00Z'), manager: { name: 'Zoe', rating: 4 } },
+    { id: 2, name: 'Bob', salary: 5200, teamId: 2, hiredAt: new Date('2021-01-01T00:00:00Z'), manager: { name: 'Yan', rating: 2 } },
+    { id: 3, name: 'Cy', salary: 7300, teamId: 1, hiredAt: new Date('2022-01-01T00:00:00Z'), manager: { name: 'Xia', rating: 5 } },
+    { id: 4, name: 'Di', salary: 6400, teamId: 2, hiredAt: new Date('2023-01-01T00:00:00Z'), manager: { name: 'Wu', rating: 3 } },
+  ];
+  const Employee = z.object({ id: z.number(), name: z.string(), teamId: z.number(), manager: z.object({ name: z.string() }) });
+  const cursorOf = (next: string): unknown => JSON.parse(Buffer.from(new URLSearchParams(next.slice(next.indexOf('?'))).get('cursor')!, 'base64url').toString());
+  const valueOf = (employee: Employee, field: string): unknown => (field === 'manager.name' ? employee.manager.name : employee[field as keyof Employee]);
+  /** Keyset paging in memory, as a database would do it, after or before the cursor's position. */
+  const keyset = (rows: Employee[], ctx: { sort: { field: string; direction: string }[]; page: { limit: number; after?: Record<string, unknown> | undefined } }) => {
+    const order = [...ctx.sort, { field: 'id', direction: 'asc' }];
+    const compare = (a: Record<string, unknown>, b: Record<string, unknown>) => {
+      for (const { field, direction } of order) {
+        const [x, y] = [a[field], b[field]] as [number | string, number | string];
+        if (x !== y) return (x < y ? -1 : 1) * (direction === 'desc' ? -1 : 1);
+      }
+      return 0;
+    };
+    const flat = (employee: Employee) => Object.fromEntries(order.map(({ field }) => [field, valueOf(employee, field)]));
+    const sorted = [...rows].sort((a, b) => compare(flat(a), flat(b)));
+    const after = ctx.page.after;
+    return (after === undefined ? sorted : sorted.filter((row) => compare(flat(row), after) > 0)).slice(0, ctx.page.limit);
+  };
+
+  it('sort on a field the item schema hides (salary) is refused when the API is built: the order and the cursors would tell it', () => {
+    const exposed = collection('staff', { item: Employee, page: { by: 'cursor' }, sort: ['name', 'salary'], list: () => staff });
+    expect(() => createApi({ resources: [exposed] })).toThrow(/GET \/staff: "sort" lists "salary", which the item schema does not send: the order and every cursor would tell its values/);
+    // Unpaged too: the order alone ranks the hidden values.
+    const ranked = collection('staff', { item: Employee, sort: ['salary'], list: () => staff });
+    expect(() => createApi({ resources: [ranked] })).toThrow(/"sort" lists "salary"/);
+    const nested = collection('staff', { item: Employee, sort: ['manager.rating'], list: () => staff });
+    expect(() => createApi({ resources: [nested] })).toThrow(/"sort" lists "manager.rating"/);
+  });
+
+  it('a cursor keyed on a field the item schema hides is refused when the API is built; a key it sends is taken', () => {
+    const hiddenKey = collection('staff', { item: z.object({ name: z.string() }), page: { by: 'cursor' }, list: () => staff });
+    expect(() => createApi({ resources: [hiddenKey] })).toThrow(/GET \/staff: the cursors' key is "id", which the item schema does not send.*set the page's "key"/);
+    const byName = collection('staff', { item: z.object({ name: z.string() }), page: { by: 'cursor', key: 'name' }, list: () => staff });
+    expect(() => createApi({ resources: [byName] })).not.toThrow();
+    // Offset pages carry no key.
+    expect(() => createApi({ resources: [collection('staff', { item: z.object({ name: z.string() }), page: { by: 'offset' }, list: () => staff })] })).not.toThrow();
+  });
+
+  it('a cursor decoded holds the query it was made for and the sort values and key of the last item sent, each a field the item sends', async () => {
+    const api = createApi({ resources: [collection('staff', { item: Employee, page: { by: 'cursor', limit: { default: 1 } }, sort: ['teamId', 'manager.name'], list: (ctx) => keyset(staff, ctx) })] });
+    const first = await api.handle({ method: 'GET', url: '/staff?sort=-teamId' });
+    expect(first.body).toMatchObject({ items: [{ id: 2, name: 'Bob', teamId: 2, manager: { name: 'Yan' } }] });
+    expect(cursorOf((first.body as { next: string }).next)).toEqual(['-teamId', '', 'a', [2, 2]]);
+    expect(first.payload).not.toMatch(/5200|hiredAt|rating/);
+  });
+
+  it('a dotted sort field (manager.name) is read along its path into the cursor, not as null: the walk gives each item once, in order', async () => {
+    const api = createApi({ resources: [collection('staff', { item: Employee, page: { by: 'cursor', limit: { default: 1 } }, sort: ['manager.name'], list: (ctx) => keyset(staff, ctx) })] });
+    const seen: string[] = [];
+    let url: string | null = '/staff?sort=manager.name';
+    while (url !== null && seen.length < 10) {
+      const page = (await api.handle({ method: 'GET', url })).body as { items: Employee[]; next: string | null };
+      seen.push(...page.items.map((item) => item.manager.name));
+      if (page.next !== null) expect(cursorOf(page.next)).toEqual(['manager.name', '', 'a', [page.items.at(-1)!.manager.name, page.items.at(-1)!.id]]);
+      url = page.next;
+    }
+    expect(seen).toEqual(['Wu', 'Xia', 'Yan', 'Zoe']);
+  });
+
+  it("Alice's cursor replayed by Bob starts Bob's page at her position, and the page holds only Bob's items", async () => {
+    const api = createApi({
+      authenticate,
+      resources: [
+        collection('staff', {
+          item: Employee,
+          page: { by: 'cursor', limit: { default: 1 } },
+          filter: { teamId: z.coerce.number().int() },
+          owner: { rule: (employee: Employee, principal) => employee.teamId === (principal as { id: number }).id, on: ['list'], scope: (principal) => ({ teamId: (principal as { id: number }).id }) },
+          list: (ctx) => keyset(staff.filter((employee) => employee.teamId === ctx.filter.teamId), ctx),
+        }),
+      ],
+    });
+    const alice = await api.handle({ method: 'GET', url: '/staff', headers: as('alice') });
+    const next = (alice.body as { next: string }).next;
+    const replayed = await api.handle({ method: 'GET', url: next, headers: as('bob') });
+    expect(replayed.status).toBe(200);
+    expect((replayed.body as { items: Employee[] }).items.map((item) => item.teamId)).toEqual([2]);
+    // Alice's filter value written into the query by Bob is his 403, not her items.
+    expectProblem(await api.handle({ method: 'GET', url: `/staff?teamId=1`, headers: as('bob') }), { status: 403, code: 'RC_FORBIDDEN' });
+  });
+
+  it('a cursor replayed with another sort or filter is a 400; with another limit or on another collection it only chooses where the page starts', async () => {
+    const list = (ctx: Parameters<typeof keyset>[1]) => keyset(staff, ctx);
+    const api = createApi({
+      resources: [
+        collection('staff', { item: Employee, page: { by: 'cursor', limit: { default: 1 } }, sort: ['name', 'teamId'], filter: { teamId: z.coerce.number().int() }, list }),
+        collection('alumni', { item: Employee, page: { by: 'cursor', limit: { default: 1 } }, sort: ['name', 'teamId'], filter: { teamId: z.coerce.number().int() }, list: () => [] }),
+      ],
+    });
+    const cursor = new URLSearchParams(((await api.handle({ method: 'GET', url: '/staff?sort=name' })).body as { next: string }).next.split('?')[1]).get('cursor')!;
+    for (const url of [`/staff?sort=-name&cursor=${cursor}`, `/staff?sort=teamId&cursor=${cursor}`, `/staff?cursor=${cursor}`, `/staff?sort=name&teamId=1&cursor=${cursor}`]) {
+      const problem = expectProblem(await api.handle({ method: 'GET', url }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(problem.errors, url).toEqual([expect.objectContaining({ in: 'query', pointer: '#/cursor' })]);
+    }
+    const wider = await api.handle({ method: 'GET', url: `/staff?sort=name&limit=3&cursor=${cursor}` });
+    expect((wider.body as { items: Employee[] }).items.map((item) => item.name)).toEqual(['Bob', 'Cy', 'Di']);
+    const elsewhere = await api.handle({ method: 'GET', url: `/alumni?sort=name&cursor=${cursor}` });
+    expect(elsewhere.body).toEqual({ items: [], next: null, prev: null });
+  });
+});
