@@ -512,3 +512,235 @@ describe('problemBody: an API’s own error body', () => {
     expect(reported.length).toBe(1);
   });
 });
+
+describe('conditional requests: tag lists, wildcards and weak tags', () => {
+  function articlesApi(options: { tag?: string; requireIfMatch?: boolean } = {}) {
+    const articles = new Map([[1, { id: 1, ownerId: 1, title: 'Draft', version: 4 }]]);
+    let writes = 0;
+    const api = createApi({
+      authenticate,
+      policy: createStatusPolicy({ forbidden: 404 }),
+      resources: [
+        collection('articles', {
+          id: z.coerce.number().int(),
+          body: z.object({ title: z.string() }),
+          etag: (article: { version: number }) => options.tag ?? String(article.version),
+          requireIfMatch: options.requireIfMatch ?? false,
+          owner: (article: { ownerId: number }, principal) => article.ownerId === (principal as { id: number }).id,
+          read: (ctx) => articles.get(ctx.params.id),
+          replace: (ctx) => {
+            writes++;
+            const article = { ...(ctx.item as { id: number; ownerId: number; version: number }), ...ctx.body, version: 5 };
+            articles.set(article.id, article);
+            return article;
+          },
+        }),
+      ],
+    });
+    const put = (url: string, headers: Record<string, string>, caller = 'alice') =>
+      api.handle({ method: 'PUT', url, headers: { ...as(caller), 'content-type': 'application/json', ...headers }, body: '{"title":"Mine"}' });
+    return { api, put, writes: () => writes };
+  }
+
+  it.each([
+    ['a weak tag for the strong current one', 'W/"4"'],
+    ['* inside a list', '"4", *'],
+    ['* before a tag', '*, "4"'],
+    ['an unquoted tag', '4'],
+    ['a tag with a character beyond ASCII', '"4\u00e9"'],
+    ['an empty value', ''],
+    ['a list cut short', '"3", "4'],
+  ])('If-Match with %s (%j) is a 412: nothing is written', async (_name, ifMatch) => {
+    const { put, writes } = articlesApi();
+    expectProblem(await put('/articles/1', { 'if-match': ifMatch }), { status: 412, code: 'RC_PRECONDITION_FAILED' });
+    expect(writes()).toBe(0);
+  });
+
+  it('If-Match: "3", "4" and If-Match: * name the current copy and write; so does a weak tag in a list that also holds the strong one', async () => {
+    for (const ifMatch of ['"3", "4"', '*', 'W/"4", "4"', ' "4" ']) {
+      const { put, writes } = articlesApi();
+      expect((await put('/articles/1', { 'if-match': ifMatch })).status, ifMatch).toBe(200);
+      expect(writes()).toBe(1);
+    }
+  });
+
+  it('an item whose etag is weak (W/"4") is never changed under If-Match, which compares strongly: a 412, even with W/"4"', async () => {
+    const { put, writes } = articlesApi({ tag: 'W/"4"' });
+    for (const ifMatch of ['W/"4"', '"4"']) expectProblem(await put('/articles/1', { 'if-match': ifMatch }), { status: 412, code: 'RC_PRECONDITION_FAILED' });
+    expect(writes()).toBe(0);
+  });
+
+  it('If-None-Match: * on a PUT to an item that exists is a 412 (no overwrite); to one that is missing a 404, nothing created', async () => {
+    const { put, writes } = articlesApi();
+    expectProblem(await put('/articles/1', { 'if-none-match': '*' }), { status: 412, code: 'RC_PRECONDITION_FAILED' });
+    expectProblem(await put('/articles/2', { 'if-none-match': '*' }), { status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await put('/articles/2', { 'if-match': '*' }), { status: 404, code: 'RC_NOT_FOUND' });
+    expect(writes()).toBe(0);
+  });
+
+  it('with requireIfMatch, If-Match: * is taken as a deliberate overwrite, and a header that names no copy is a 412, not a pass', async () => {
+    const { put, writes } = articlesApi({ requireIfMatch: true });
+    expectProblem(await put('/articles/1', {}), { status: 428, code: 'RC_PRECONDITION_REQUIRED' });
+    expectProblem(await put('/articles/1', { 'if-match': 'W/"4"' }), { status: 412, code: 'RC_PRECONDITION_FAILED' });
+    expectProblem(await put('/articles/1', { 'if-none-match': '"0"' }), { status: 428, code: 'RC_PRECONDITION_REQUIRED' });
+    expect((await put('/articles/1', { 'if-match': '*' })).status).toBe(200);
+    expect(writes()).toBe(1);
+  });
+
+  it('with forbidden: 404, If-None-Match: * and If-Match: * on someone else’s item answer exactly as a missing one: no 304, no 412', async () => {
+    const { api, put } = articlesApi();
+    const missing = await api.handle({ method: 'GET', url: '/articles/2', headers: as('bob') });
+    for (const headers of [{ 'if-none-match': '*' }, { 'if-none-match': '"4"' }, { 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' }]) {
+      const foreign = await api.handle({ method: 'GET', url: '/articles/1', headers: { ...as('bob'), ...headers } });
+      expect(foreign.status).toBe(404);
+      expect(foreign.payload).toBe(missing.payload);
+    }
+    for (const headers of [{ 'if-match': '"0"' }, { 'if-match': '*' }, { 'if-none-match': '*' }]) {
+      const foreign = await put('/articles/1', headers, 'bob');
+      expect(foreign.status).toBe(404);
+      expect(foreign.payload).toBe(missing.payload);
+    }
+  });
+});
+
+describe('CORS from outside', () => {
+  const APP = 'https://app.example';
+  const grantOf = (response: ApiResponse) => Object.fromEntries(Object.entries(response.headers).filter(([name]) => name.startsWith('access-control-')));
+  function corsApi(origins: readonly string[] | ((origin: string) => boolean), credentials = true) {
+    return createApi({
+      cors: { origins, credentials },
+      authenticate,
+      bodyLimit: 32,
+      timeout: 100,
+      onError: () => {},
+      resources: [
+        collection('articles', {
+          id: z.coerce.number().int(),
+          body: z.object({ title: z.string() }),
+          etag: () => '"1"',
+          read: (ctx) => (ctx.params.id === 1 ? { id: 1, title: 'x' } : ctx.params.id === 2 ? Promise.reject(new Error('down')) : ctx.params.id === 3 ? new Promise(() => {}) : undefined),
+          replace: (ctx) => ({ id: 1, ...ctx.body }),
+        }),
+      ],
+    });
+  }
+
+  it.each([
+    ['a trailing dot', 'https://app.example.'],
+    ['upper case', 'HTTPS://APP.EXAMPLE'],
+    ['a host in upper case', 'https://APP.example'],
+    ['its default port', 'https://app.example:443'],
+    ['userinfo', 'https://user@app.example'],
+    ['the listed origin as userinfo of another host', 'https://app.example@evil.example'],
+    ['a path', 'https://app.example/'],
+    ['another scheme', 'http://app.example'],
+    ['a suffix', 'https://app.example.evil.example'],
+    ['a prefix', 'https://evil-app.example'],
+    ['null', 'null'],
+    ['the listed origin twice', 'https://app.example, https://app.example'],
+    ['a space before it', ' https://app.example'],
+  ])('a list grants nothing to an Origin with %s (%j), and says Vary: Origin', async (_name, origin) => {
+    const api = corsApi([APP]);
+    const response = await api.handle({ method: 'GET', url: '/articles/1', headers: { ...as('alice'), origin } });
+    expect(response.status).toBe(200);
+    expect(grantOf(response)).toEqual({});
+    expect(response.headers.vary).toBe('Origin');
+    const preflight = await api.handle({ method: 'OPTIONS', url: '/articles/1', headers: { origin, 'access-control-request-method': 'PUT' } });
+    expect(grantOf(preflight)).toEqual({});
+  });
+
+  it("the origin 'null' with credentials: true is refused when the API is built: any page sends it from a sandboxed frame", () => {
+    expect(() => corsApi([APP, 'null'], true)).toThrow(/cannot allow the origin 'null' with credentials: true/);
+    expect(() => corsApi([APP, 'null'], false)).not.toThrow();
+  });
+
+  it('a function is asked only about a serialized origin: never about userinfo, a path, upper case or a port that is no number', async () => {
+    const asked: string[] = [];
+    const api = corsApi((origin) => (asked.push(origin), origin.startsWith(APP)));
+    for (const origin of ['https://app.example@evil.example', 'https://app.example.evil.example/', 'HTTPS://app.example', 'https://app.example:x', 'https://app.example\\@evil.example', 'https://app.example%40evil.example']) {
+      const response = await api.handle({ method: 'GET', url: '/articles/1', headers: { ...as('alice'), origin } });
+      if (origin === 'https://app.example.evil.example/') continue;
+      expect(grantOf(response), origin).toEqual({});
+    }
+    expect(asked).toEqual([]);
+    // Well-formed origins are asked: a host, an IPv6 literal, a port.
+    for (const origin of [APP, 'http://[::1]:5173', 'https://app.example:8443', 'https://app.example.evil.example']) await api.handle({ method: 'GET', url: '/articles/1', headers: { ...as('alice'), origin } });
+    expect(asked).toEqual([APP, 'http://[::1]:5173', 'https://app.example:8443', 'https://app.example.evil.example']);
+  });
+
+  it('every answer to an allowed origin carries its grant and Vary: Origin: 200, 304, 400, 401, 404, 405, 412, 413, 415, 500, 503, OPTIONS', async () => {
+    const api = corsApi([APP]);
+    const json = { 'content-type': 'application/json' };
+    const cases: [number, Parameters<Api['handle']>[0]][] = [
+      [200, { method: 'GET', url: '/articles/1', headers: as('alice') }],
+      [304, { method: 'GET', url: '/articles/1', headers: { ...as('alice'), 'if-none-match': '"1"' } }],
+      [400, { method: 'GET', url: '/articles/x', headers: as('alice') }],
+      [401, { method: 'GET', url: '/articles/1' }],
+      [404, { method: 'GET', url: '/articles/9', headers: as('alice') }],
+      [404, { method: 'GET', url: '/nowhere' }],
+      [405, { method: 'DELETE', url: '/articles/1', headers: as('alice') }],
+      [412, { method: 'PUT', url: '/articles/1', headers: { ...as('alice'), ...json, 'if-match': '"0"' }, body: '{"title":"y"}' }],
+      [413, { method: 'PUT', url: '/articles/1', headers: { ...as('alice'), ...json }, body: JSON.stringify({ title: 'y'.repeat(64) }) }],
+      [415, { method: 'PUT', url: '/articles/1', headers: { ...as('alice'), 'content-type': 'text/plain' }, body: 'y' }],
+      [500, { method: 'GET', url: '/articles/2', headers: as('alice') }],
+      [503, { method: 'GET', url: '/articles/3', headers: as('alice') }],
+      [204, { method: 'OPTIONS', url: '/articles/1' }],
+      [200, { method: 'HEAD', url: '/articles/1', headers: as('alice') }],
+    ];
+    for (const [status, request] of cases) {
+      const response = await api.handle({ ...request, headers: { ...request.headers, origin: APP } });
+      const what = `${request.method} ${request.url}`;
+      expect(response.status, what).toBe(status);
+      expect(response.headers['access-control-allow-origin'], what).toBe(APP);
+      expect(response.headers['access-control-allow-credentials'], what).toBe('true');
+      expect(response.headers.vary?.split(', '), what).toContain('Origin');
+    }
+  });
+
+  it('a preflight for a method the path does not serve, or on a path that 404s, grants nothing and says what it varies on', async () => {
+    const api = corsApi([APP]);
+    const wrongMethod = await api.handle({ method: 'OPTIONS', url: '/articles/1', headers: { origin: APP, 'access-control-request-method': 'DELETE' } });
+    expect(wrongMethod.status).toBe(204);
+    expect(grantOf(wrongMethod)).toEqual({});
+    expect(wrongMethod.headers.vary).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+    const nowhere = await api.handle({ method: 'OPTIONS', url: '/nowhere', headers: { origin: APP, 'access-control-request-method': 'GET' } });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.headers['access-control-allow-methods']).toBeUndefined();
+    expect(nowhere.headers.vary).toBe('Origin');
+  });
+
+  for (const [adapter, mount] of Object.entries(ADAPTER_SETUPS)) {
+    describe(`over ${adapter}`, () => {
+      let server: MountedServer;
+      beforeAll(async () => {
+        server = await mount(corsApi([APP]));
+      });
+      afterAll(() => server.close());
+
+      it('a 304, a 405, a 500 and a preflight to an allowed origin carry its grant and their Vary; another origin gets none', async () => {
+        const get = (id: number, headers: string[]) => rawRequest(server, [`GET /articles/${id} HTTP/1.1`, 'Authorization: Bearer alice', ...headers]);
+        const notModified = await get(1, [`Origin: ${APP}`, 'If-None-Match: "1"']);
+        expect(notModified.status).toBe(304);
+        expect(notModified.headers['access-control-allow-origin']).toBe(APP);
+        expect(notModified.headers.vary).toMatch(/\bOrigin\b/);
+        const failed = await get(2, [`Origin: ${APP}`]);
+        expect(failed.status).toBe(500);
+        expect(failed.headers['access-control-allow-origin']).toBe(APP);
+        const notAllowed = await rawRequest(server, ['DELETE /articles/1 HTTP/1.1', `Origin: ${APP}`]);
+        expect(notAllowed.status).toBe(405);
+        expect(notAllowed.headers['access-control-allow-origin']).toBe(APP);
+        expect(notAllowed.headers.vary).toMatch(/\bOrigin\b/);
+        const preflight = await rawRequest(server, ['OPTIONS /articles/1 HTTP/1.1', `Origin: ${APP}`, 'Access-Control-Request-Method: PUT', 'Access-Control-Request-Headers: content-type, if-match']);
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers['access-control-allow-methods']).toMatch(/\bPUT\b/);
+        expect(preflight.headers.vary).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+        for (const origin of ['https://app.example.', 'https://app.example@evil.example', 'null']) {
+          const refused = await get(1, [`Origin: ${origin}`, 'If-None-Match: "1"']);
+          expect(refused.status).toBe(304);
+          expect(Object.keys(refused.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+          expect(refused.headers.vary).toMatch(/\bOrigin\b/);
+        }
+      });
+    });
+  }
+});
