@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toNodeListener } from '../../src/adapters/node.js';
 import { createClient } from '../../src/client/index.js';
-import { collection, createApi, createStatusPolicy, endpoint, type Api, type ApiResponse, type StandardSchema } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, endpoint, json, text, type Api, type ApiResponse, type StandardSchema } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { expectProblem } from '../helpers/problem.js';
 import { ADAPTER_SETUPS, rawRequest } from './raw-http.js';
@@ -743,4 +743,126 @@ describe('CORS from outside', () => {
       });
     });
   }
+});
+
+describe('the typed client: what a kept copy is keyed by, and where pages() goes', () => {
+  const keys: Record<string, { id: number }> = { 'key-alice': { id: 1 }, 'key-bob': { id: 2 } };
+  /** Profiles behind an API key header: the owner sees the email, others the name only, under the same ETag. */
+  const profilesApi = createApi({
+    authenticate: (request) => keys[String(request.headers?.['x-api-key'])],
+    formats: [json, text],
+    resources: [
+      collection('profiles', {
+        id: z.coerce.number().int(),
+        etag: () => '"v1"',
+        read: (ctx) => ({ id: ctx.params.id, name: 'Ada', ...(ctx.params.id === (ctx.principal as { id: number }).id ? { email: 'ada@example.com' } : {}) }),
+      }),
+    ],
+  });
+  let server: MountedServer;
+  beforeAll(async () => {
+    server = await listen(http.createServer(toNodeListener(profilesApi)));
+  });
+  afterAll(() => server.close());
+
+  it("a 304 never answers one caller's call with the copy another caller's API key was sent (x-api-key, not Authorization)", async () => {
+    const client = createClient<typeof profilesApi>({ baseUrl: server.baseUrl, etags: true });
+    const alice = await client.get('/profiles/:id', { params: { id: 1 }, headers: { 'x-api-key': 'key-alice' } });
+    expect(alice).toMatchObject({ status: 200, body: { email: 'ada@example.com' } });
+    const bob = await client.get('/profiles/:id', { params: { id: 1 }, headers: { 'x-api-key': 'key-bob' } });
+    expect(bob.status).toBe(200);
+    expect(bob.body).toEqual({ id: 1, name: 'Ada' });
+    // Alice's own copy still answers her 304.
+    expect(await client.get('/profiles/:id', { params: { id: 1 }, headers: { 'x-api-key': 'key-alice' } })).toMatchObject({ status: 304, body: { email: 'ada@example.com' } });
+  });
+
+  it('a 304 never answers a call for text with the JSON body kept for a call with another Accept', async () => {
+    const client = createClient<typeof profilesApi>({ api: profilesApi, etags: true, headers: { 'x-api-key': 'key-alice' } });
+    const asJson = await client.get('/profiles/:id', { params: { id: 1 } });
+    expect(asJson.headers.get('content-type')).toMatch(/json/);
+    const asText = await client.get('/profiles/:id', { params: { id: 1 }, headers: { accept: 'text/plain' } });
+    expect(asText.status).toBe(200);
+    expect(asText.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(typeof asText.body).toBe('string');
+  });
+
+  it('a copy kept for a query string answers only that query string', async () => {
+    const seen: string[] = [];
+    const api = createApi({ resources: [collection('profiles', { etag: () => '"v1"', read: (ctx) => (seen.push(ctx.request.url), { id: 1, url: ctx.request.url }) })] });
+    const client = createClient<typeof api>({ api, etags: true });
+    await client.get('/profiles/:id', { params: { id: '1' } });
+    const other = await client.get('/profiles/:id', { params: { id: '1' }, query: { view: 'full' } as never });
+    expect(other).toMatchObject({ status: 200, body: { url: '/profiles/1?view=full' } });
+  });
+
+  it('the If-Match a change sends comes from the copy of the same caller: the same headers but for Content-Type', async () => {
+    const sent: (string | undefined)[] = [];
+    const api = createApi({
+      authenticate: (request) => keys[String(request.headers?.['x-api-key'])],
+      resources: [collection('notes', { body: z.object({ text: z.string() }), etag: () => '"v1"', read: () => ({ id: 1 }), replace: (ctx) => (sent.push(ctx.headers['if-match'] as string | undefined), { id: 1 }) })],
+    });
+    const client = createClient<typeof api>({ api, etags: true });
+    await client.get('/notes/:id', { params: { id: '1' }, headers: { 'x-api-key': 'key-alice' } });
+    await client.put('/notes/:id', { params: { id: '1' }, body: { text: 'a' }, headers: { 'x-api-key': 'key-bob' } });
+    await client.put('/notes/:id', { params: { id: '1' }, body: { text: 'a' }, headers: { 'x-api-key': 'key-alice', 'content-type': 'application/json' } });
+    expect(sent).toEqual([undefined, '"v1"']);
+  });
+
+  it('keeps at most 1000 copies: those used least recently are forgotten, 1100 URLs later', async () => {
+    const api = createApi({ resources: [collection('profiles', { etag: () => '"v1"', read: (ctx) => ({ id: ctx.params.id }) })] });
+    const client = createClient<typeof api>({ api, etags: true });
+    await client.get('/profiles/:id', { params: { id: 'first' } });
+    for (let id = 0; id < 1100; id++) {
+      await client.get('/profiles/:id', { params: { id: String(id) } });
+      // A copy in use is kept.
+      if (id % 100 === 0) expect((await client.get('/profiles/:id', { params: { id: 'first' } })).status).toBe(304);
+    }
+    expect((await client.get('/profiles/:id', { params: { id: '1099' } })).status).toBe(304);
+    expect((await client.get('/profiles/:id', { params: { id: '0' } })).status).toBe(200);
+  });
+
+  describe('pages() and a next link that leads away', () => {
+    /** A server that answers its first request with a page whose next is `next`, and records every request target. */
+    async function hostile(next: (origin: string) => string) {
+      const targets: string[] = [];
+      const pageServer = await listen(
+        http.createServer((request, response) => {
+          targets.push(`${request.headers.host}${request.url}`);
+          response.setHeader('content-type', 'application/json');
+          response.end(JSON.stringify({ items: [targets.length], next: targets.length === 1 ? next(`127.0.0.1:${new URL(`http://${request.headers.host}`).port}`) : null, prev: null }));
+        }),
+      );
+      return { pageServer, targets };
+    }
+    const api = createApi({ resources: [collection('numbers', { page: { by: 'offset' }, list: () => [] })] });
+
+    it.each([
+      ['a backslash for the slashes', (host: string) => `/\\evil.example/steal`],
+      ['two backslashes', () => '\\\\evil.example/steal'],
+      ['the API as userinfo of another host', (host: string) => `http://${host}@evil.example/steal`],
+      ['another scheme', (host: string) => `https://${host}/numbers?offset=1`],
+      ['javascript:', () => 'javascript:alert(1)'],
+      ['a tab inside the slashes', () => '/\t/evil.example/steal'],
+    ])('over HTTP, a next link with %s is not followed and no request leaves for it', async (_name, next) => {
+      const { pageServer, targets } = await hostile(next);
+      try {
+        const client = createClient<typeof api>({ baseUrl: pageServer.baseUrl, headers: { authorization: 'Bearer secret' } });
+        const walk = async () => {
+          for await (const _page of client.pages('/numbers'));
+        };
+        await expect(walk()).rejects.toThrow(/leads away from the API/);
+        expect(targets.length).toBe(1);
+      } finally {
+        await pageServer.close();
+      }
+    });
+
+    it.each(['//evil.example/numbers', '/\\evil.example/numbers', 'numbers?offset=1', 'http://evil.example/numbers'])('in memory, a next link %j is not followed', async (next) => {
+      const odd = createApi({ endpoints: [endpoint('GET', '/numbers', { handle: () => ({ items: [1], next, prev: null }) })] });
+      const walk = async () => {
+        for await (const _page of createClient<typeof api>({ api: odd }).pages('/numbers'));
+      };
+      await expect(walk()).rejects.toThrow(/leads away from the API/);
+    });
+  });
 });
