@@ -36,14 +36,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * else of the item (its `id`, its owner) or of the patch, whatever the schema does with other keys.
  * A schema without a JSON Schema names no members that restcanon can read, so a merge checked by it
  * throws a `TypeError` when the API is built: it would pass the item's own fields through a loose
- * schema, and refuse every patch under a strict one.
+ * schema, and refuse every patch under a strict one. It walks as deep as a body may nest (`maxDepth`).
  *
  * @example
- * const writable = writableOf(z.looseObject({ title: z.string() }), 'PATCH /posts/:id');
+ * const writable = writableOf(z.looseObject({ title: z.string() }), 'PATCH /posts/:id', 64);
  * writable({ id: 1, ownerId: 2, title: 'x' }); // { title: 'x' }
  */
-export function writableOf(schema: StandardSchema, where: string): Projection {
-  const writable = compileWritable(schema);
+export function writableOf(schema: StandardSchema, where: string, maxDepth: number): Projection {
+  const writable = compileWritable(schema, maxDepth);
   if (writable !== undefined) return writable;
   throw new TypeError(
     `${where}: "update" with "merge" needs a body schema with a JSON Schema, to tell the members a client may write from the item's own (such as "id"): zod 4 or arktype schemas have one; wrap a valibot schema in toStandardJsonSchema() of @valibot/to-json-schema; a zod field without one (z.date()) can be written as z.iso.datetime()`,

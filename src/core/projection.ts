@@ -103,7 +103,7 @@ export function compileProjection(schema: StandardSchema): Projection {
   const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12');
   if (json !== undefined) {
     const root = compileGraph(json, false);
-    return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0);
+    return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0, MAX_DEPTH);
   }
   const standard = schema['~standard'];
   return (value) => {
@@ -124,18 +124,21 @@ export function compileProjection(schema: StandardSchema): Projection {
  * even where the schema takes others (zod `looseObject`, `passthrough`, `catchall`; valibot
  * `looseObject`, `objectWithRest`): an item's `id`, owner or flags are not named, so they never
  * reach the schema, and a patch cannot set them. Keys matching a `patternProperties` pattern are
- * named too. An object that names none (a record) keeps every key it allows. Undefined for a schema
- * without a JSON Schema, whose members cannot be told.
+ * named too. An object that names none (a record) keeps every key it allows. It walks as deep as
+ * `maxDepth` (at least 64) before it throws. Undefined for a schema without a JSON Schema, whose
+ * members cannot be told.
  *
  * @example
  * const writable = compileWritable(z.looseObject({ title: z.string() }))!;
  * writable({ id: 1, ownerId: 2, title: 'x' }); // { title: 'x' }
  */
-export function compileWritable(schema: StandardSchema): Projection | undefined {
+export function compileWritable(schema: StandardSchema, maxDepth = MAX_DEPTH): Projection | undefined {
   const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12');
   if (json === undefined) return undefined;
   const root = compileGraph(json, true);
-  return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0);
+  // As deep as a body may nest (the API's `maxDepth`): a patch that passed it is never a 500 here.
+  const limit = Math.max(MAX_DEPTH, maxDepth + 1);
+  return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0, limit);
 }
 
 /**
@@ -272,26 +275,26 @@ function toRegExp(source: string): RegExp | undefined {
   return undefined;
 }
 
-function project(node: SchemaNode, value: unknown, depth: number): unknown {
+function project(node: SchemaNode, value: unknown, depth: number, limit: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const plan = node.plan!;
   if (plan === ANY_PLAN) return value;
   const { toJSON } = value as { toJSON?: unknown };
   const source: unknown = typeof toJSON === 'function' ? toJSON.call(value) : value;
   if (typeof source !== 'object' || source === null) return value;
-  if (depth === MAX_DEPTH) throw new TypeError(`The result nests deeper than ${MAX_DEPTH} levels or has a cycle`);
-  return Array.isArray(source) ? projectArray(plan.array ?? NO_ITEMS, source, depth + 1) : projectObject(plan.object ?? NO_KEYS, source as Record<string, unknown>, depth + 1);
+  if (depth === limit) throw new TypeError(`The result nests deeper than ${limit} levels or has a cycle`);
+  return Array.isArray(source) ? projectArray(plan.array ?? NO_ITEMS, source, depth + 1, limit) : projectObject(plan.object ?? NO_KEYS, source as Record<string, unknown>, depth + 1, limit);
 }
 
 /** Copies only once something differs, so a result with nothing to drop is returned as it is. */
-function projectObject(plan: ObjectPlan, value: Record<string, unknown>, depth: number): object {
+function projectObject(plan: ObjectPlan, value: Record<string, unknown>, depth: number, limit: number): object {
   const keys = Object.keys(value);
   let copy: Record<string, unknown> | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     const node = nodeOfKey(plan, key);
     const child = node === null ? undefined : value[key];
-    const projected = node === null ? child : project(node, child, depth);
+    const projected = node === null ? child : project(node, child, depth, limit);
     if (copy === undefined && (node === null || projected !== child)) {
       copy = {};
       for (let kept = 0; kept < index; kept++) put(copy, keys[kept]!, value[keys[kept]!]);
@@ -314,13 +317,13 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
   else target[key] = value;
 }
 
-function projectArray(plan: ArrayPlan, value: readonly unknown[], depth: number): readonly unknown[] {
+function projectArray(plan: ArrayPlan, value: readonly unknown[], depth: number, limit: number): readonly unknown[] {
   const { prefix, rest } = plan;
   const length = rest ? value.length : Math.min(value.length, prefix.length);
   let copy: unknown[] | undefined;
   for (let index = 0; index < length; index++) {
     const child = value[index];
-    const projected = project(index < prefix.length ? prefix[index]! : rest!, child, depth);
+    const projected = project(index < prefix.length ? prefix[index]! : rest!, child, depth, limit);
     if (copy === undefined && projected !== child) copy = value.slice(0, index);
     copy?.push(projected);
   }

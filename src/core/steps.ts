@@ -162,7 +162,7 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     take(loading(current), 'notFound', current.owner !== undefined && 'forbidden');
     if (current.requireCondition && !safe) take(requirePrecondition, 'preconditionRequired');
     if (endpoint.validators !== undefined) take(preconditions, 'preconditionFailed', safe && 'notModified');
-    if (current.merge !== undefined) take(merging(current.merge, `${endpoint.method} ${template}`), 'badRequest');
+    if (current.merge !== undefined) take(merging(current.merge, `${endpoint.method} ${template}`, settings.maxDepth), 'badRequest');
   }
   // An item named by its URL may be missing: a result of nothing is a 404.
   const row: OutcomeRow = OUTCOMES[endpoint.operation];
@@ -257,11 +257,11 @@ function preconditions(exchange: Exchange): undefined {
 }
 
 /** A merge patch (RFC 7396) applied to the loaded item; the handler receives the result, once it passes the schema. */
-function merging(schema: StandardSchema, where: string): Step {
+function merging(schema: StandardSchema, where: string, maxDepth: number): Step {
   const validate = partValidator(schema, 'body');
   // What the schema does not name (an id, an owner) is dropped before validation, even where a loose
   // schema takes other keys: the schema checks only what a client may write, never the item's own fields.
-  const writable = writableOf(schema, where);
+  const writable = writableOf(schema, where, maxDepth);
   return (exchange) => {
     const patch = exchange.ctx.body;
     if (patch === undefined) throw new BadRequestError('The request needs a body: a JSON merge patch of the item', { code: ERROR_CODES.MALFORMED_BODY });

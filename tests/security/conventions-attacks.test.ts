@@ -163,6 +163,25 @@ describe('merge patches: every schema library and unknown-key mode', () => {
     expect(response.body).toEqual({ labels: { x: '1' } });
   });
 
+  it('with maxDepth: 200, a patch nested 150 levels down a recursive schema is taken as a POST of it is, not a masked 500', async () => {
+    interface Tree {
+      name?: string;
+      child?: Tree;
+    }
+    const Node: z.ZodType<Tree> = z.lazy(() => z.object({ name: z.string().optional(), child: Node.optional() }));
+    const reported: unknown[] = [];
+    const api = createApi({
+      maxDepth: 200,
+      onError: (error) => reported.push(error),
+      resources: [collection('trees', { body: z.object({ root: Node }), read: () => ({ id: 1, root: {} }), update: { merge: true, handle: (ctx) => ctx.body } })],
+    });
+    let root: Tree = { name: 'leaf' };
+    for (let level = 0; level < 150; level++) root = { child: root };
+    const response = await api.handle({ method: 'PATCH', url: '/trees/1', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ root }) });
+    expect(response.status).toBe(200);
+    expect(reported).toEqual([]);
+  });
+
   it.each([
     ['valibot object', v.object({ title: v.string() })],
     ['valibot looseObject', v.looseObject({ title: v.string() })],
@@ -865,4 +884,31 @@ describe('the typed client: what a kept copy is keyed by, and where pages() goes
       await expect(walk()).rejects.toThrow(/leads away from the API/);
     });
   });
+});
+
+describe('validation: a value of another type where a string is expected, in every library', () => {
+  const LIBRARIES: Record<string, { text: StandardSchema; body: StandardSchema }> = {
+    zod: { text: z.string(), body: z.object({ title: z.string() }) },
+    valibot: { text: v.string(), body: v.object({ title: v.string() }) },
+    arktype: { text: type('string'), body: type({ title: 'string' }) },
+  };
+  for (const [library, { text: textSchema, body }] of Object.entries(LIBRARIES)) {
+    it(`${library}: a repeated filter (?status=a&status=b), a repeated query field and a parsed body holding an object or array are 400s naming the field, never coerced`, async () => {
+      const seen: unknown[] = [];
+      const api = createApi({
+        resources: [collection('tickets', { filter: { status: textSchema }, body, list: (ctx) => (seen.push(ctx.filter), []), create: (ctx) => (seen.push(ctx.body), { id: 1 }) })],
+        endpoints: [endpoint('GET', '/searches', { query: v.object({ q: v.string() }), handle: (ctx) => (seen.push(ctx.query), {}) })],
+      });
+      const filtered = expectProblem(await api.handle({ method: 'GET', url: '/tickets?status=a&status=b' }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(filtered.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '#/status' })]);
+      const queried = expectProblem(await api.handle({ method: 'GET', url: '/searches?q=a&q=b' }), { status: 400, code: 'RC_INVALID_INPUT' });
+      expect(queried.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '#/q' })]);
+      // A body a framework parsed already (Express's body-parser) is checked as any other.
+      for (const title of [{ toString: 'x' }, ['x'], 1, null]) {
+        const created = expectProblem(await api.handle({ method: 'POST', url: '/tickets', headers: { 'content-type': 'application/json' }, body: { title } }), { status: 400, code: 'RC_INVALID_INPUT' });
+        expect(created.errors).toEqual([expect.objectContaining({ in: 'body', pointer: '#/title' })]);
+      }
+      expect(seen).toEqual([]);
+    });
+  }
 });
