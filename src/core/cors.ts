@@ -138,9 +138,7 @@ function checkOrigins(origins: unknown, credentials: boolean): CorsPolicy['origi
   if (origins.length === 0) throw new TypeError('createApi: "cors.origins" lists no origin; list at least one, or leave "cors" out to allow no cross-origin request');
   // Any page can send `Origin: null` from a sandboxed frame: with credentials, it would read the API as its user.
   if (credentials && origins.includes('null')) {
-    throw new TypeError(
-      "createApi: \"cors\" cannot allow the origin 'null' with credentials: true (any page sends Origin: null from a sandboxed frame, and would read the API with its visitor's cookies); list the pages' own origins",
-    );
+    throw new TypeError("createApi: \"cors\" cannot allow the origin 'null' with credentials: true (any page can send it from a sandboxed frame); list the pages' origins");
   }
   return new Set(origins.map(checkOrigin));
 }

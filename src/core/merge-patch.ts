@@ -45,7 +45,5 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function writableOf(schema: StandardSchema, where: string, maxDepth: number): Projection {
   const writable = compileWritable(schema, maxDepth);
   if (writable !== undefined) return writable;
-  throw new TypeError(
-    `${where}: "update" with "merge" needs a body schema with a JSON Schema, to tell the members a client may write from the item's own (such as "id"): zod 4 or arktype schemas have one; wrap a valibot schema in toStandardJsonSchema() of @valibot/to-json-schema; a zod field without one (z.date()) can be written as z.iso.datetime()`,
-  );
+  throw new TypeError(`${where}: "update" with "merge" needs a body schema with a JSON Schema, which names what a client may write; wrap a valibot schema in toStandardJsonSchema()`);
 }
