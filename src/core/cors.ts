@@ -94,7 +94,7 @@ const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
  * serializes it (a scheme and a host in lower case, an optional port), so that a check such as
  * `origin.startsWith('https://app.example.com')` never sees `https://app.example.com@evil.example`.
  */
-const ORIGIN_VALUE = /^(?:null|[a-z][-+.0-9a-z]*:\/\/(?:[-.0-9_a-z]+|\[[.0-9:a-f]+\])(?::[0-9]{1,5})?)$/;
+const ORIGIN_VALUE = /^(?:null|[a-z][-+.0-9a-z]*:\/\/(?:[-.0-9_a-z]+|\[[.0-9:a-f]+\])(?::\d+)?)$/;
 
 /** The `Vary` of a preflight: its answer depends on all three. */
 export const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
@@ -138,7 +138,7 @@ function checkOrigins(origins: unknown, credentials: boolean): CorsPolicy['origi
   if (origins.length === 0) throw new TypeError('createApi: "cors.origins" lists no origin; list at least one, or leave "cors" out to allow no cross-origin request');
   // Any page can send `Origin: null` from a sandboxed frame: with credentials, it would read the API as its user.
   if (credentials && origins.includes('null')) {
-    throw new TypeError("createApi: \"cors\" cannot allow the origin 'null' with credentials: true (any page can send it from a sandboxed frame); list the pages' origins");
+    throw new TypeError("createApi: \"cors\" cannot allow the origin 'null' with credentials: true: any page can send it, from a sandboxed frame");
   }
   return new Set(origins.map(checkOrigin));
 }

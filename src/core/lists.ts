@@ -1,7 +1,7 @@
 import type { QueryRecord } from './contract.js';
 import type { InputIssue } from './errors.js';
-import { compileProjection } from './projection.js';
-import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
+import { compileStructure } from './projection.js';
+import type { StandardSchema } from './standard-schema.js';
 import { partValidator, toPointer, type PartResult } from './validation.js';
 
 /**
@@ -163,42 +163,37 @@ const RESERVED = ['limit', 'cursor', 'offset', 'sort'];
  * cursor on a key it does not send: the order of the items tells how the hidden values compare, a
  * cursor carries them in plain base64 JSON, and a cursor a client writes itself starts a page after
  * any value it likes, which finds each hidden value by halving. Checked where the item schema has a
- * JSON Schema, which says what an item keeps.
+ * JSON Schema, which says what an item keeps (a part without one, such as a `Date`, keeps anything).
  *
  * @example
  * checkListFields(rules, z.object({ id: z.number(), name: z.string() }), 'GET /staff'); // throws for sort: ['salary']
  */
 export function checkListFields(rules: ListRules, item: StandardSchema, where: string): void {
-  const fields = [...(rules.sort ?? [])];
-  if (rules.page?.by === 'cursor') fields.push(rules.page.key);
-  if (fields.length === 0 || jsonSchemaOf(item, 'draft-07') === undefined) return;
-  const project = compileProjection(item);
-  for (const field of fields) {
-    if (valueAt(project(probeOf(field)), field) !== PROBE) {
-      throw new TypeError(`${where}: the list sorts or pages by "${field}", which the item schema hides: its order and cursors would tell it; use a field the item sends ("sort", the page's "key")`);
+  const fields = rules.page?.by === 'cursor' ? [...(rules.sort ?? []), rules.page.key] : (rules.sort ?? []);
+  const project = fields.length === 0 ? undefined : compileStructure(item);
+  for (const field of project === undefined ? [] : fields) {
+    if (valueAt(project!(probeOf(field)), field) !== PROBE) {
+      throw new TypeError(`${where}: the item schema hides "${field}", so the list cannot sort or page by it: its order and cursors would tell it`);
     }
   }
 }
 
-const PROBE = '\u0000restcanon-probe';
+/** A value no item holds: a field the projection keeps keeps it. */
+const PROBE = Symbol();
 
 /** An item holding only `field`, nested where its name has dots: `a.b` is `{ a: { b } }`. */
-function probeOf(field: string): object {
+function probeOf(field: string): unknown {
   let value: unknown = PROBE;
   for (const part of field.split('.').reverse()) value = { [part]: value };
-  return { [field]: PROBE, ...(value as object) };
+  return value;
 }
 
 /** A field of an item (a getter too): the property of that name, else the path its dots name (`customer.name`). */
 function valueAt(item: unknown, field: string): unknown {
-  if (typeof item !== 'object' || item === null) return undefined;
-  const direct = (item as Record<string, unknown>)[field];
-  if (direct !== undefined || !field.includes('.')) return direct;
-  let value: unknown = item;
-  for (const part of field.split('.')) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
+  let value = (item as Record<string, unknown> | null | undefined)?.[field];
+  if (value !== undefined || !field.includes('.')) return value;
+  value = item;
+  for (const part of field.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[part];
   return value;
 }
 

@@ -45,5 +45,5 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function writableOf(schema: StandardSchema, where: string, maxDepth: number): Projection {
   const writable = compileWritable(schema, maxDepth);
   if (writable !== undefined) return writable;
-  throw new TypeError(`${where}: "update" with "merge" needs a body schema with a JSON Schema, which names what a client may write; wrap a valibot schema in toStandardJsonSchema()`);
+  throw new TypeError(`${where}: "update" with "merge" needs a body schema with a JSON Schema, to name what a client may write (valibot: toStandardJsonSchema())`);
 }

@@ -133,12 +133,35 @@ export function compileProjection(schema: StandardSchema): Projection {
  * writable({ id: 1, ownerId: 2, title: 'x' }); // { title: 'x' }
  */
 export function compileWritable(schema: StandardSchema, maxDepth = MAX_DEPTH): Projection | undefined {
-  const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12');
-  if (json === undefined) return undefined;
-  const root = compileGraph(json, true);
   // As deep as a body may nest (the API's `maxDepth`): a patch that passed it is never a 500 here.
-  const limit = Math.max(MAX_DEPTH, maxDepth + 1);
-  return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0, limit);
+  return compileTolerant(schema, true, Math.max(MAX_DEPTH, maxDepth + 1));
+}
+
+/**
+ * What the JSON Schema of a schema keeps of a value, for checks made when an API is built: as
+ * {@link compileProjection} does, but never by validating, and with `{}` (anything) where a part has
+ * no JSON Schema, such as a `Date`, so that the objects around it are still read. Undefined for a
+ * schema without a JSON Schema at all.
+ *
+ * @example
+ * compileStructure(z.object({ id: z.number(), at: z.date() }))!({ id: 1, at: 'x', salary: 2 }); // { id: 1, at: 'x' }
+ */
+export function compileStructure(schema: StandardSchema): Projection | undefined {
+  return compileTolerant(schema, false, MAX_DEPTH);
+}
+
+/**
+ * Asks each library for `{}` where it has no JSON Schema of a part instead of failing: zod's
+ * `unrepresentable`, valibot's `errorMode`, arktype's `fallback`. Each ignores the others' options.
+ */
+const TOLERANT = { unrepresentable: 'any', errorMode: 'ignore', fallback: (context: { base: unknown }) => context.base };
+
+/** The projection of a schema's JSON Schema as {@link compileProjection} reads it, else of one with `{}` for the parts that have none. */
+function compileTolerant(schema: StandardSchema, named: boolean, limit: number): Projection | undefined {
+  const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12') ?? jsonSchemaOf(schema, 'draft-07', TOLERANT);
+  if (json === undefined) return undefined;
+  const root = compileGraph(json, named);
+  return (value) => project(root, value, 0, limit);
 }
 
 /**
@@ -191,7 +214,7 @@ function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => 
   const { properties, patternProperties, items, prefixItems, additionalItems, type } = schema;
   let { additionalProperties } = schema;
   // Only the named members are writable: the other keys a loose object takes are the item's own (`id`, an owner).
-  if (named && ((isRecord(properties) && Object.keys(properties).length > 0) || (isRecord(patternProperties) && Object.keys(patternProperties).length > 0))) additionalProperties = false;
+  if (named && [properties, patternProperties].some((names) => isRecord(names) && Object.keys(names).length > 0)) additionalProperties = false;
   const tuple = (positions: unknown[], rest: unknown): ArrayPlan => ({ prefix: positions.map((position) => compile(position) ?? NOTHING), rest: compile(rest) });
   return {
     object:

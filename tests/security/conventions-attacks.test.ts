@@ -163,6 +163,17 @@ describe('merge patches: every schema library and unknown-key mode', () => {
     expect(response.body).toEqual({ labels: { x: '1' } });
   });
 
+  it.each([
+    ['zod z.coerce.date()', z.looseObject({ title: z.string(), dueAt: z.coerce.date() })],
+    ['arktype Date', type({ '[string]': 'unknown', title: 'string', dueAt: ['string', '=>', (text: string) => new Date(text)] })],
+  ])('a body schema with a part that has no JSON Schema (%s) still names its members: the merge is built, and {"ownerId":2} is dropped', async (_name, body) => {
+    const posts = new Map([[1, { id: 1, ownerId: 1, title: 'Mine', dueAt: '2030-01-01T00:00:00.000Z' }]]);
+    const api = createApi({ resources: [collection('posts', { id: z.coerce.number().int(), body, read: (ctx) => posts.get(ctx.params.id), update: { merge: true, handle: (ctx) => ctx.body } })] });
+    const response = await api.handle({ method: 'PATCH', url: '/posts/1', headers: { 'content-type': 'application/merge-patch+json' }, body: '{"ownerId":2,"title":"Renamed"}' });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.payload as string)).toEqual({ title: 'Renamed', dueAt: '2030-01-01T00:00:00.000Z' });
+  });
+
   it('with maxDepth: 200, a patch nested 150 levels down a recursive schema is taken as a POST of it is, not a masked 500', async () => {
     interface Tree {
       name?: string;
@@ -229,17 +240,23 @@ describe('lists: what a cursor reveals, and what a replayed one reaches', () => 
 
   it('sort on a field the item schema hides (salary) is refused when the API is built: the order and the cursors would tell it', () => {
     const exposed = collection('staff', { item: Employee, page: { by: 'cursor' }, sort: ['name', 'salary'], list: () => staff });
-    expect(() => createApi({ resources: [exposed] })).toThrow(/GET \/staff: the list sorts or pages by "salary", which the item schema hides: its order and cursors would tell it/);
+    expect(() => createApi({ resources: [exposed] })).toThrow(/GET \/staff: the item schema hides "salary", so the list cannot sort or page by it: its order and cursors would tell it/);
     // Unpaged too: the order alone ranks the hidden values.
     const ranked = collection('staff', { item: Employee, sort: ['salary'], list: () => staff });
-    expect(() => createApi({ resources: [ranked] })).toThrow(/sorts or pages by "salary"/);
+    expect(() => createApi({ resources: [ranked] })).toThrow(/hides "salary"/);
     const nested = collection('staff', { item: Employee, sort: ['manager.rating'], list: () => staff });
-    expect(() => createApi({ resources: [nested] })).toThrow(/sorts or pages by "manager.rating"/);
+    expect(() => createApi({ resources: [nested] })).toThrow(/hides "manager.rating"/);
+  });
+
+  it('an item schema with a part that has no JSON Schema (a zod z.date()) is still read: salary is hidden, hiredAt is sent', () => {
+    const Dated = z.object({ id: z.number(), name: z.string(), hiredAt: z.date() });
+    expect(() => createApi({ resources: [collection('staff', { item: Dated, page: { by: 'cursor' }, sort: ['salary'], list: () => staff })] })).toThrow(/hides "salary"/);
+    expect(() => createApi({ resources: [collection('staff', { item: Dated, page: { by: 'cursor' }, sort: ['hiredAt'], list: () => staff })] })).not.toThrow();
   });
 
   it('a cursor keyed on a field the item schema hides is refused when the API is built; a key it sends is taken', () => {
     const hiddenKey = collection('staff', { item: z.object({ name: z.string() }), page: { by: 'cursor' }, list: () => staff });
-    expect(() => createApi({ resources: [hiddenKey] })).toThrow(/GET \/staff: the list sorts or pages by "id", which the item schema hides.*the page's "key"/);
+    expect(() => createApi({ resources: [hiddenKey] })).toThrow(/GET \/staff: the item schema hides "id", so the list cannot sort or page by it/);
     const byName = collection('staff', { item: z.object({ name: z.string() }), page: { by: 'cursor', key: 'name' }, list: () => staff });
     expect(() => createApi({ resources: [byName] })).not.toThrow();
     // Offset pages carry no key.
