@@ -929,6 +929,21 @@ describe('validation: a value of another type where a string is expected, in eve
   }
 });
 
+describe('validation: what a 400 says of the value it refused', () => {
+  const SCHEMAS: Record<string, StandardSchema> = {
+    zod: z.object({ code: z.string().regex(/^[a-z]+$/), kind: z.enum(['a', 'b']), exact: z.literal('x'), email: z.string().email() }),
+    valibot: v.object({ code: v.pipe(v.string(), v.regex(/^[a-z]+$/)), kind: v.picklist(['a', 'b']), exact: v.literal('x'), email: v.pipe(v.string(), v.email()) }),
+    arktype: type({ code: /^[a-z]+$/, kind: "'a' | 'b'", exact: "'x'", email: 'string.email' }),
+  };
+  it.each(Object.entries(SCHEMAS))('%s: a pattern, an enum, a literal and an email refused never echo the value sent (a password typed in the wrong field)', async (_library, body) => {
+    const api = createApi({ endpoints: [endpoint('POST', '/searches', { body, handle: () => ({}) })] });
+    const response = await api.handle({ method: 'POST', url: '/searches', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'hunter2-A', kind: 'hunter2-B', exact: 'hunter2-C', email: 'hunter2-D' }) });
+    const problem = expectProblem(response, { status: 400, code: 'RC_INVALID_INPUT' });
+    expect((problem.errors as { pointer: string }[] | undefined)?.map((issue) => issue.pointer)).toEqual(['#/code', '#/email', '#/exact', '#/kind']);
+    expect(response.payload).not.toMatch(/hunter2/);
+  });
+});
+
 describe('page links over every adapter: what the request target can put in them', () => {
   const api = createApi({ resources: [collection('orders', { page: { by: 'offset', limit: { default: 1 } }, list: () => [{ id: 1 }, { id: 2 }] })] });
   for (const [adapter, mount] of Object.entries(ADAPTER_SETUPS)) {
