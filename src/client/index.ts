@@ -27,8 +27,10 @@ export interface ClientOptions {
   /** Headers of every request; a call's own headers win. */
   headers?: Record<string, string>;
   /**
-   * Keeps the `ETag` and body of each success by URL: a GET then sends `If-None-Match` (a 304 answers
-   * the kept body), and PUT, PATCH and DELETE send `If-Match` unless the call gives one.
+   * Keeps the `ETag` and body of each success by URL and by the headers of the call (its credentials,
+   * whatever header carries them, and its `Accept`): a GET then sends `If-None-Match` (a 304 answers
+   * the kept body), and PUT, PATCH and DELETE send `If-Match` unless the call gives one. The 1000
+   * copies used last are kept.
    */
   etags?: boolean;
 }
@@ -130,6 +132,12 @@ interface Kept {
   body: unknown;
 }
 
+/** The copies a client keeps at most: the least recently used goes first. */
+const MAX_KEPT = 1000;
+
+/** Headers that say nothing of which copy a call gets: the body's type and the preconditions, which the client sets itself. */
+const UNKEYED = /^(?:content-type|content-length|if-match|if-none-match|if-modified-since|if-unmodified-since)$/;
+
 interface CallParts {
   params?: Record<string, string | number>;
   query?: QueryInput;
@@ -153,7 +161,8 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || /[?#]/.test(baseUrl))) throw new TypeError('createClient(): "baseUrl" is the URL of the API as a string, without a query or fragment');
   const root = baseUrl ?? api!.basePath;
   const base = root.endsWith('/') ? root.slice(0, -1) : root;
-  // Kept ETags and bodies by URL and credentials: one caller's copy is never another's.
+  // Kept ETags and bodies by URL and every header of the call: one caller's copy (by Authorization, a
+  // cookie or an API key), or one representation (by Accept), never answers another.
   const kept = new Map<string, Kept>();
 
   async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
@@ -165,7 +174,7 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const key = `${path}\n${headers.authorization ?? ''}\n${headers.cookie ?? ''}`;
+    const key = JSON.stringify([path, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
     const known = etags ? kept.get(key) : undefined;
     if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
     // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
@@ -200,11 +209,18 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       return { ok: false, status, headers: answerHeaders, problem: problem as Problem };
     }
     if (etags) {
-      if (status === 304 && known?.body !== undefined) return { ok: true, status, headers: answerHeaders, body: known.body };
+      if (status === 304 && known?.body !== undefined) {
+        kept.delete(key);
+        kept.set(key, known);
+        return { ok: true, status, headers: answerHeaders, body: known.body };
+      }
       const etag = answerHeaders.get('etag');
       // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
-      if (etag === null || method === 'DELETE' || method === 'POST') kept.delete(key);
-      else kept.set(key, { etag, body: method === 'GET' ? value : undefined });
+      kept.delete(key);
+      if (etag !== null && method !== 'DELETE' && method !== 'POST') {
+        kept.set(key, { etag, body: method === 'GET' ? value : undefined });
+        if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+      }
     }
     return { ok: true, status, headers: answerHeaders, body: value };
   }
@@ -235,9 +251,10 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       const next = (answer.body as { next?: string | null }).next;
       if (typeof next !== 'string') return;
       // `next` is a path the server gave, its basePath included: from the origin of baseUrl over HTTP, as it is in memory.
-      // A link to anywhere else is refused: the client's headers (credentials) go only to the API.
+      // A link to anywhere else is refused: the client's headers (credentials) go only to the API. In memory, a
+      // path that a URL would read as another host (`//host`, `/\host`) is refused too, as it is over HTTP.
       const url = api === undefined ? new URL(next, base) : undefined;
-      if (url === undefined ? !next.startsWith('/') || next.startsWith('//') : url.origin !== new URL(base).origin) {
+      if (url === undefined ? !next.startsWith('/') || new URL(next, 'http://api.invalid').host !== 'api.invalid' : url.origin !== new URL(base).origin) {
         throw new TypeError(`pages(): the next link ${JSON.stringify(next)} leads away from the API; it is not followed`);
       }
       if (followed.has(next)) throw new TypeError(`pages(): the next link ${JSON.stringify(next)} came before; the pages would never end`);

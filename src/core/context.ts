@@ -8,8 +8,8 @@ import { checkHeader } from './http.js';
  * until a handler uses them.
  */
 
-/** Headers a handler may not set: the answer's framing and its media type are restcanon's. */
-const RESERVED = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+/** Headers a handler may not set: the answer's framing, its media type and its coding are restcanon's (it writes the body as it is). */
+const RESERVED = new Set(['content-type', 'content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection']);
 
 export class RequestContext {
   params: unknown;

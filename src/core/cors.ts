@@ -23,7 +23,8 @@ export interface CorsOptions {
    * The origins allowed: a list of exact origins as a browser sends them (`'https://app.example.com'`,
    * `'http://localhost:5173'`); `'*'` for any origin (only without `credentials`); or a synchronous
    * function that allows an origin by returning `true` (anything else, or a throw, refuses it). The
-   * origin `null` (sandboxed frames, `file:` pages) is allowed by a list only when listed as `'null'`.
+   * origin `null` (sandboxed frames, `file:` pages) is allowed by a list only when listed as `'null'`,
+   * and never with `credentials`.
    */
   origins: readonly string[] | '*' | ((origin: string, request: ApiRequest) => boolean);
   /**
@@ -88,8 +89,12 @@ const CORS_OPTIONS = ['origins', 'methods', 'allowHeaders', 'exposeHeaders', 'cr
 /** An HTTP token (RFC 9110 §5.1), the grammar of a header name. */
 const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
 
-/** An `Origin` value worth asking the application's function about: `null`, or a scheme and an authority without space or comma. */
-const ORIGIN_VALUE = /^(?:null|[A-Za-z][-+.0-9A-Za-z]*:\/\/[^\s,/?#]+)$/;
+/**
+ * An `Origin` value worth asking the application's function about: `null`, or an origin as a browser
+ * serializes it (a scheme and a host in lower case, an optional port), so that a check such as
+ * `origin.startsWith('https://app.example.com')` never sees `https://app.example.com@evil.example`.
+ */
+const ORIGIN_VALUE = /^(?:null|[a-z][-+.0-9a-z]*:\/\/(?:[-.0-9_a-z]+|\[[.0-9:a-f]+\])(?::\d+)?)$/;
 
 /** The `Vary` of a preflight: its answer depends on all three. */
 export const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
@@ -131,6 +136,10 @@ function checkOrigins(origins: unknown, credentials: boolean): CorsPolicy['origi
   if (typeof origins === 'string') throw new TypeError(`createApi: "cors.origins" must be a list, '*' or a function; write origins: [${JSON.stringify(origins)}]`);
   if (!Array.isArray(origins)) throw new TypeError(`createApi: "cors" needs "origins": ${examples}; got ${describe(origins)}`);
   if (origins.length === 0) throw new TypeError('createApi: "cors.origins" lists no origin; list at least one, or leave "cors" out to allow no cross-origin request');
+  // Any page can send `Origin: null` from a sandboxed frame: with credentials, it would read the API as its user.
+  if (credentials && origins.includes('null')) {
+    throw new TypeError("createApi: \"cors\" cannot allow the origin 'null' with credentials: true: any page can send it, from a sandboxed frame");
+  }
   return new Set(origins.map(checkOrigin));
 }
 

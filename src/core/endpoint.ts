@@ -62,7 +62,7 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   item: unknown;
   /**
    * Sets a header of the success answer (`Link`, `Cache-Control`, `ETag`, `X-Total-Count`, ...).
-   * Not sent with an error; `Content-Type`, `Content-Length` and the connection's headers are
+   * Not sent with an error; `Content-Type`, `Content-Encoding`, `Content-Length` and the connection's headers are
    * restcanon's; a name or value that could split the answer throws.
    *
    * @example

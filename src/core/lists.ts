@@ -1,5 +1,6 @@
 import type { QueryRecord } from './contract.js';
 import type { InputIssue } from './errors.js';
+import { compileStructure } from './projection.js';
 import type { StandardSchema } from './standard-schema.js';
 import { partValidator, toPointer, type PartResult } from './validation.js';
 
@@ -158,6 +159,45 @@ export function listRules(
 const RESERVED = ['limit', 'cursor', 'offset', 'sort'];
 
 /**
+ * Throws a `TypeError` when a list sorts by a field its item schema does not send, or pages by
+ * cursor on a key it does not send: the order of the items tells how the hidden values compare, a
+ * cursor carries them in plain base64 JSON, and a cursor a client writes itself starts a page after
+ * any value it likes, which finds each hidden value by halving. Checked where the item schema has a
+ * JSON Schema, which says what an item keeps (a part without one, such as a `Date`, keeps anything).
+ *
+ * @example
+ * checkListFields(rules, z.object({ id: z.number(), name: z.string() }), 'GET /staff'); // throws for sort: ['salary']
+ */
+export function checkListFields(rules: ListRules, item: StandardSchema, where: string): void {
+  const fields = rules.page?.by === 'cursor' ? [...(rules.sort ?? []), rules.page.key] : (rules.sort ?? []);
+  const project = fields.length === 0 ? undefined : compileStructure(item);
+  for (const field of project === undefined ? [] : fields) {
+    if (valueAt(project!(probeOf(field)), field) !== PROBE) {
+      throw new TypeError(`${where}: the item schema hides "${field}", so the list cannot sort or page by it: its order and cursors would tell it`);
+    }
+  }
+}
+
+/** A value no item holds: a field the projection keeps keeps it. */
+const PROBE = Symbol();
+
+/** An item holding only `field`, nested where its name has dots: `a.b` is `{ a: { b } }`. */
+function probeOf(field: string): unknown {
+  let value: unknown = PROBE;
+  for (const part of field.split('.').reverse()) value = { [part]: value };
+  return value;
+}
+
+/** A field of an item (a getter too): the property of that name, else the path its dots name (`customer.name`). */
+function valueAt(item: unknown, field: string): unknown {
+  let value = (item as Record<string, unknown> | null | undefined)?.[field];
+  if (value !== undefined || !field.includes('.')) return value;
+  value = item;
+  for (const part of field.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[part];
+  return value;
+}
+
+/**
  * Reads a list request from the query: the page, the order and the filter, each checked against
  * what the collection declares. The issues of all of them come back together, for one 400.
  *
@@ -305,9 +345,10 @@ function isCursorValue(value: unknown): value is CursorValue {
  */
 function encodeCursor(list: ListRequest, item: unknown, direction: 'a' | 'b'): string {
   const page = list.page!;
-  const record = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-  if (record[page.key] === undefined || record[page.key] === null) throw new TypeError(`A list item has no "${page.key}", which cursors need to tell items apart; set the page's "key"`);
-  const values = [...list.sort.map(({ field }) => record[field]), record[page.key]].map(cursorValueOf);
+  const key = valueAt(item, page.key);
+  if (key === undefined || key === null) throw new TypeError(`A list item has no "${page.key}", which cursors need to tell items apart; set the page's "key"`);
+  // A dotted field (`customer.name`) is read along its path, as the handler sorts by it.
+  const values = [...list.sort.map(({ field }) => valueAt(item, field)), key].map(cursorValueOf);
   const content: CursorContent = [list.order, list.filtered, direction, values];
   const bytes = new TextEncoder().encode(JSON.stringify(content));
   let binary = '';

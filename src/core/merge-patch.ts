@@ -2,6 +2,8 @@
  * JSON Merge Patch (RFC 7396): a patch document applied to a target. An object patch changes the
  * members it names, `null` removes one; any other patch replaces the target whole.
  */
+import { compileWritable, type Projection } from './projection.js';
+import type { StandardSchema } from './standard-schema.js';
 
 /** The media type of a JSON merge patch document. */
 export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
@@ -27,4 +29,21 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What a merged item keeps before its schema checks it: the members the schema names, and nothing
+ * else of the item (its `id`, its owner) or of the patch, whatever the schema does with other keys.
+ * A schema without a JSON Schema names no members that restcanon can read, so a merge checked by it
+ * throws a `TypeError` when the API is built: it would pass the item's own fields through a loose
+ * schema, and refuse every patch under a strict one. It walks as deep as a body may nest (`maxDepth`).
+ *
+ * @example
+ * const writable = writableOf(z.looseObject({ title: z.string() }), 'PATCH /posts/:id', 64);
+ * writable({ id: 1, ownerId: 2, title: 'x' }); // { title: 'x' }
+ */
+export function writableOf(schema: StandardSchema, where: string, maxDepth: number): Projection {
+  const writable = compileWritable(schema, maxDepth);
+  if (writable !== undefined) return writable;
+  throw new TypeError(`${where}: "update" with "merge" needs a body schema with a JSON Schema, to name what a client may write (valibot: toStandardJsonSchema())`);
 }

@@ -102,8 +102,8 @@ export function compileProjection(schema: StandardSchema): Projection {
   // Draft-07 first: it is the JSON Schema the `serializerCompiler` gets, so both paths keep the same keys.
   const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12');
   if (json !== undefined) {
-    const root = compileGraph(json);
-    return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0);
+    const root = compileGraph(json, false);
+    return root.plan === ANY_PLAN ? (value) => value : (value) => project(root, value, 0, MAX_DEPTH);
   }
   const standard = schema['~standard'];
   return (value) => {
@@ -118,8 +118,57 @@ export function compileProjection(schema: StandardSchema): Projection {
   };
 }
 
-/** Compiles every schema object reachable from the root, then every node's plan, once. */
-function compileGraph(root: Record<string, unknown>): SchemaNode {
+/**
+ * Keeps only the members a schema names, at every depth: what a client may write of an item, for a
+ * merge patch. Unlike {@link compileProjection}, an object that names members keeps no other key,
+ * even where the schema takes others (zod `looseObject`, `passthrough`, `catchall`; valibot
+ * `looseObject`, `objectWithRest`): an item's `id`, owner or flags are not named, so they never
+ * reach the schema, and a patch cannot set them. Keys matching a `patternProperties` pattern are
+ * named too. An object that names none (a record) keeps every key it allows. It walks as deep as
+ * `maxDepth` (at least 64) before it throws. Undefined for a schema without a JSON Schema, whose
+ * members cannot be told.
+ *
+ * @example
+ * const writable = compileWritable(z.looseObject({ title: z.string() }))!;
+ * writable({ id: 1, ownerId: 2, title: 'x' }); // { title: 'x' }
+ */
+export function compileWritable(schema: StandardSchema, maxDepth = MAX_DEPTH): Projection | undefined {
+  // As deep as a body may nest (the API's `maxDepth`): a patch that passed it is never a 500 here.
+  return compileTolerant(schema, true, Math.max(MAX_DEPTH, maxDepth + 1));
+}
+
+/**
+ * What the JSON Schema of a schema keeps of a value, for checks made when an API is built: as
+ * {@link compileProjection} does, but never by validating, and with `{}` (anything) where a part has
+ * no JSON Schema, such as a `Date`, so that the objects around it are still read. Undefined for a
+ * schema without a JSON Schema at all.
+ *
+ * @example
+ * compileStructure(z.object({ id: z.number(), at: z.date() }))!({ id: 1, at: 'x', salary: 2 }); // { id: 1, at: 'x' }
+ */
+export function compileStructure(schema: StandardSchema): Projection | undefined {
+  return compileTolerant(schema, false, MAX_DEPTH);
+}
+
+/**
+ * Asks each library for `{}` where it has no JSON Schema of a part instead of failing: zod's
+ * `unrepresentable`, valibot's `errorMode`, arktype's `fallback`. Each ignores the others' options.
+ */
+const TOLERANT = { unrepresentable: 'any', errorMode: 'ignore', fallback: (context: { base: unknown }) => context.base };
+
+/** The projection of a schema's JSON Schema as {@link compileProjection} reads it, else of one with `{}` for the parts that have none. */
+function compileTolerant(schema: StandardSchema, named: boolean, limit: number): Projection | undefined {
+  const json = jsonSchemaOf(schema, 'draft-07') ?? jsonSchemaOf(schema, 'draft-2020-12') ?? jsonSchemaOf(schema, 'draft-07', TOLERANT);
+  if (json === undefined) return undefined;
+  const root = compileGraph(json, named);
+  return (value) => project(root, value, 0, limit);
+}
+
+/**
+ * Compiles every schema object reachable from the root, then every node's plan, once. `named`: an
+ * object that names members keeps no other key ({@link compileWritable}).
+ */
+function compileGraph(root: Record<string, unknown>, named: boolean): SchemaNode {
   const nodes = new Map<object, SchemaNode>();
   // `null` for `false` (or no schema at all): it matches nothing, so what it would describe is dropped.
   const compile = (schema: unknown): SchemaNode | null => {
@@ -135,7 +184,7 @@ function compileGraph(root: Record<string, unknown>): SchemaNode {
       nodes.set(schema, (node = { plan: undefined, groups }));
       // A `false` branch matches no value, so it adds nothing to the union.
       const group = (branches: unknown[]) => groups.push(branches.flatMap((branch) => compile(branch) ?? []));
-      groups.push([{ plan: ownPlan(schema, compile), groups: [] }]);
+      groups.push([{ plan: ownPlan(schema, compile, named), groups: [] }]);
       if (typeof $ref === 'string') group([resolvePointer(root, $ref)]);
       if (Array.isArray(allOf)) for (const branch of allOf) group([branch]);
       for (const branches of [anyOf, oneOf]) if (Array.isArray(branches)) group(branches);
@@ -160,9 +209,12 @@ function planOf(node: SchemaNode): Plan {
   return node.plan;
 }
 
-function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => SchemaNode | null): Plan {
+function ownPlan(schema: Record<string, unknown>, compile: (schema: unknown) => SchemaNode | null, named: boolean): Plan {
   if (!STRUCTURAL_KEYWORDS.some((keyword) => Object.hasOwn(schema, keyword))) return ANY_PLAN;
-  const { properties, patternProperties, additionalProperties, items, prefixItems, additionalItems, type } = schema;
+  const { properties, patternProperties, items, prefixItems, additionalItems, type } = schema;
+  let { additionalProperties } = schema;
+  // Only the named members are writable: the other keys a loose object takes are the item's own (`id`, an owner).
+  if (named && [properties, patternProperties].some((names) => isRecord(names) && Object.keys(names).length > 0)) additionalProperties = false;
   const tuple = (positions: unknown[], rest: unknown): ArrayPlan => ({ prefix: positions.map((position) => compile(position) ?? NOTHING), rest: compile(rest) });
   return {
     object:
@@ -246,26 +298,26 @@ function toRegExp(source: string): RegExp | undefined {
   return undefined;
 }
 
-function project(node: SchemaNode, value: unknown, depth: number): unknown {
+function project(node: SchemaNode, value: unknown, depth: number, limit: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const plan = node.plan!;
   if (plan === ANY_PLAN) return value;
   const { toJSON } = value as { toJSON?: unknown };
   const source: unknown = typeof toJSON === 'function' ? toJSON.call(value) : value;
   if (typeof source !== 'object' || source === null) return value;
-  if (depth === MAX_DEPTH) throw new TypeError(`The result nests deeper than ${MAX_DEPTH} levels or has a cycle`);
-  return Array.isArray(source) ? projectArray(plan.array ?? NO_ITEMS, source, depth + 1) : projectObject(plan.object ?? NO_KEYS, source as Record<string, unknown>, depth + 1);
+  if (depth === limit) throw new TypeError(`The result nests deeper than ${limit} levels or has a cycle`);
+  return Array.isArray(source) ? projectArray(plan.array ?? NO_ITEMS, source, depth + 1, limit) : projectObject(plan.object ?? NO_KEYS, source as Record<string, unknown>, depth + 1, limit);
 }
 
 /** Copies only once something differs, so a result with nothing to drop is returned as it is. */
-function projectObject(plan: ObjectPlan, value: Record<string, unknown>, depth: number): object {
+function projectObject(plan: ObjectPlan, value: Record<string, unknown>, depth: number, limit: number): object {
   const keys = Object.keys(value);
   let copy: Record<string, unknown> | undefined;
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     const node = nodeOfKey(plan, key);
     const child = node === null ? undefined : value[key];
-    const projected = node === null ? child : project(node, child, depth);
+    const projected = node === null ? child : project(node, child, depth, limit);
     if (copy === undefined && (node === null || projected !== child)) {
       copy = {};
       for (let kept = 0; kept < index; kept++) put(copy, keys[kept]!, value[keys[kept]!]);
@@ -288,13 +340,13 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
   else target[key] = value;
 }
 
-function projectArray(plan: ArrayPlan, value: readonly unknown[], depth: number): readonly unknown[] {
+function projectArray(plan: ArrayPlan, value: readonly unknown[], depth: number, limit: number): readonly unknown[] {
   const { prefix, rest } = plan;
   const length = rest ? value.length : Math.min(value.length, prefix.length);
   let copy: unknown[] | undefined;
   for (let index = 0; index < length; index++) {
     const child = value[index];
-    const projected = project(index < prefix.length ? prefix[index]! : rest!, child, depth);
+    const projected = project(index < prefix.length ? prefix[index]! : rest!, child, depth, limit);
     if (copy === undefined && projected !== child) copy = value.slice(0, index);
     copy?.push(projected);
   }

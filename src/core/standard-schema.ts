@@ -54,14 +54,15 @@ export type InferInput<Schema> = Schema extends StandardSchema<infer Input, unkn
 /**
  * The JSON Schema of the values a schema accepts, through Standard JSON Schema (`~standard.jsonSchema`,
  * which recent zod 4 releases, arktype 2.1.28+ and valibot's `toStandardJsonSchema` implement). Undefined when the
- * schema has no such interface or its type has no JSON Schema (a `Date`, a transform).
+ * schema has no such interface or its type has no JSON Schema (a `Date`, a transform). `libraryOptions`
+ * go to the library as Standard JSON Schema passes them.
  *
  * @example
  * jsonSchemaOf(z.object({ id: z.number() }), 'draft-07'); // { $schema: ..., type: 'object', properties: { id: { type: 'number' } }, ... }
  */
-export function jsonSchemaOf(schema: StandardSchema, target: 'draft-07' | 'draft-2020-12'): Record<string, unknown> | undefined {
+export function jsonSchemaOf(schema: StandardSchema, target: 'draft-07' | 'draft-2020-12', libraryOptions?: Record<string, unknown>): Record<string, unknown> | undefined {
   try {
-    const converted = (schema['~standard'] as { jsonSchema?: { input?: (options: { target: string }) => unknown } }).jsonSchema?.input?.({ target });
+    const converted = (schema['~standard'] as { jsonSchema?: { input?: (options: { target: string; libraryOptions?: object }) => unknown } }).jsonSchema?.input?.(libraryOptions === undefined ? { target } : { target, libraryOptions });
     return typeof converted === 'object' && converted !== null && !Array.isArray(converted) ? (converted as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

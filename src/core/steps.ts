@@ -1,5 +1,5 @@
 import type { ApiResponse, HeaderRecord } from './contract.js';
-import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
+import type { StandardSchema } from './standard-schema.js';
 import { BODY_METHODS } from './http.js';
 import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody, type BodyRules } from './body.js';
 import { readsBody, type AnyContext, type Authorize, type CurrentItem, type Endpoint, type ListConventions, type ResultFilter } from './endpoint.js';
@@ -22,9 +22,9 @@ import { checkCredentials } from './credentials.js';
 import type { Timed } from './deadlines.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { evaluate, requireCondition, validatorsOf } from './conditions.js';
-import { readList, type ListRequest } from './lists.js';
-import { mergePatch } from './merge-patch.js';
-import { compileProjection, type Projection } from './projection.js';
+import { checkListFields, readList, type ListRequest } from './lists.js';
+import { mergePatch, writableOf } from './merge-patch.js';
+import type { Projection } from './projection.js';
 import type { Settings } from './settings.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
 
@@ -135,7 +135,11 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
   } else if (BODY_METHODS.has(endpoint.method) && endpoint.body !== 'ignored') take(refuseBody, 'badRequest');
   if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
   // A list's own parameters (page, sort, filter) are taken out before a query schema sees the rest.
-  if (rules !== undefined) take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
+  if (rules !== undefined) {
+    // A list's items are its response's: a sort or cursor key the item schema hides would tell it.
+    if (endpoint.response?.array === true) checkListFields(rules, endpoint.response.schema, `${endpoint.method} ${template}`);
+    take((exchange) => settled(readList(rules, exchange.ctx.query), exchange, keepList));
+  }
   if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
   if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
   if (bodySchema !== undefined) {
@@ -158,7 +162,7 @@ export function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRul
     take(loading(current), 'notFound', current.owner !== undefined && 'forbidden');
     if (current.requireCondition && !safe) take(requirePrecondition, 'preconditionRequired');
     if (endpoint.validators !== undefined) take(preconditions, 'preconditionFailed', safe && 'notModified');
-    if (current.merge !== undefined) take(merging(current.merge), 'badRequest');
+    if (current.merge !== undefined) take(merging(current.merge, `${endpoint.method} ${template}`, settings.maxDepth), 'badRequest');
   }
   // An item named by its URL may be missing: a result of nothing is a 404.
   const row: OutcomeRow = OUTCOMES[endpoint.operation];
@@ -258,16 +262,15 @@ function preconditions(exchange: Exchange): undefined {
 }
 
 /** A merge patch (RFC 7396) applied to the loaded item; the handler receives the result, once it passes the schema. */
-function merging(schema: StandardSchema): Step {
+function merging(schema: StandardSchema, where: string, maxDepth: number): Step {
   const validate = partValidator(schema, 'body');
-  // What the schema does not declare (an id, an owner) is dropped before validation: a strict schema
-  // then checks only what a client may write, and never sees the item's server-owned fields.
-  const writable = jsonSchemaOf(schema, 'draft-07') === undefined ? undefined : compileProjection(schema);
+  // What the schema does not name (an id, an owner) is dropped before validation, even where a loose
+  // schema takes other keys: the schema checks only what a client may write, never the item's own fields.
+  const writable = writableOf(schema, where, maxDepth);
   return (exchange) => {
     const patch = exchange.ctx.body;
     if (patch === undefined) throw new BadRequestError('The request needs a body: a JSON merge patch of the item', { code: ERROR_CODES.MALFORMED_BODY });
-    const merged = mergePatch(exchange.item, patch);
-    return settled(validate(writable === undefined ? merged : writable(merged)), exchange, keepMerged);
+    return settled(validate(writable(mergePatch(exchange.item, patch))), exchange, keepMerged);
   };
 }
 
