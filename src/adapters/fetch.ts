@@ -5,6 +5,7 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import { DRAIN_LIMIT } from '../core/body.js';
 import type { Api, RespondOptions } from '../core/api.js';
+import { targetBelow } from '../core/request.js';
 
 /** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
 const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
@@ -40,25 +41,13 @@ export function fromFetchRequest(request: Request): ApiRequest {
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const apiRequest: ApiRequest = { method: request.method, url: pathAndQuery(request.url), headers };
+  // The Request constructor (and @hono/node-server) parsed and serialized the URL already, dot
+  // segments resolved: the host in front of this handler reads the same URL.
+  const apiRequest: ApiRequest = { method: request.method, url: targetBelow(request.url, '') ?? request.url, headers };
   // `request.body` is read only if the API reads the body: on @hono/node-server, touching it starts
   // the socket's stream, which then stalls the connection if the API answers without reading (401, 413).
   if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = { [Symbol.asyncIterator]: () => readFetchBody(request.body) };
   return apiRequest;
-}
-
-/**
- * The path and query of a Request's URL, which the Request constructor (and @hono/node-server) has
- * already parsed and serialized: slicing the string gives what `new URL(url)`'s `pathname + search`
- * gives, without parsing it a second time on every request.
- */
-function pathAndQuery(url: string): string {
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
-  if (start === -1) return '/';
-  const hash = url.indexOf('#', start);
-  if (hash !== -1) return url.slice(start, hash);
-  return start === 0 ? url : url.slice(start);
 }
 
 /**
