@@ -73,13 +73,15 @@ const PATHLESS: RequestTarget = Object.freeze({ path: '', search: '' });
 export function parseTarget(target: string): RequestTarget | undefined {
   const start = pathStart(target);
   if (start < 0) return start === NO_PATH ? PATHLESS : undefined;
-  const end = pathEnd(target, start);
+  const question = target.indexOf('?', start);
+  const hash = target.indexOf('#', start);
+  const query = question !== -1 && (hash === -1 || question < hash) ? question : -1;
+  const end = query !== -1 ? query : hash !== -1 ? hash : target.length;
   const backslash = target.indexOf('\\', start);
   if (backslash !== -1 && backslash < end) return undefined;
   const path = start === end ? '/' : start === 0 && end === target.length ? target : target.slice(start, end);
-  if (target.charCodeAt(end) !== QUESTION) return { path, search: '' };
-  const hash = target.indexOf('#', end);
-  return { path, search: target.slice(end + 1, hash === -1 ? target.length : hash) };
+  if (query === -1) return { path, search: '' };
+  return { path, search: target.slice(query + 1, hash > query ? hash : target.length) };
 }
 
 /**
@@ -139,11 +141,10 @@ function pathStart(target: string): number {
 
 /** Where the path of a target that starts at `start` ends: at its `?`, its `#`, or the end of the target. */
 function pathEnd(target: string, start: number): number {
-  for (let index = start; index < target.length; index++) {
-    const code = target.charCodeAt(index);
-    if (code === QUESTION || code === HASH) return index;
-  }
-  return target.length;
+  const question = target.indexOf('?', start);
+  const hash = target.indexOf('#', start);
+  if (question === -1) return hash === -1 ? target.length : hash;
+  return hash === -1 || question < hash ? question : hash;
 }
 
 /** The length of `http` or `https`, in any case, when the target starts with it and `://`; otherwise 0. */
