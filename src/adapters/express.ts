@@ -92,6 +92,10 @@ const EXPRESS_OPTIONS = ['fallthrough'];
  * bytes were counted by that parser's limit, not the API's, unless it came with a `Content-Length`);
  * otherwise the raw stream is read with the API's limit.
  *
+ * The API routes the path as the client sent it, below the mount path: where Express 4 takes the
+ * slash after a mount path along with it (`/v1//admin` reaches `app.use('/v1', ...)` as `/admin`),
+ * the API gets the slash back and serves no route, as a guard on `/v1/admin` never saw the request.
+ *
  * Mounted at a path that ends with the API's `basePath` (`app.use('/api/v1', toExpress(api))` with
  * `basePath: '/api/v1'`), the API is served once, at `/api/v1/...`: the base path written in both
  * places means one prefix, not `/api/v1/api/v1/...`.
@@ -262,18 +266,10 @@ function urlBelowMount(req: ExpressRequest): string {
   const url = req.url ?? '/';
   const original = req.originalUrl;
   if (original === undefined || original === url || !original.includes('//')) return url;
-  const sent = parseTarget(original)?.path ?? '';
-  const below = targetBelow(url, '') ?? url;
-  if (!sent.includes('//') || below.charCodeAt(0) !== 0x2f || emptySegmentIn(below)) return url;
-  return `/${below}`;
-}
-
-/** Whether the path of an origin-form target holds an empty segment. */
-function emptySegmentIn(target: string): boolean {
-  const slashes = target.indexOf('//');
-  if (slashes === -1) return false;
-  const query = target.search(/[?#]/);
-  return query === -1 || slashes < query;
+  const sent = parseTarget(original)?.path;
+  const path = parseTarget(url)?.path;
+  if (sent === undefined || path === undefined || !sent.includes('//') || path.includes('//') || !path.startsWith('/')) return url;
+  return `/${targetBelow(url, '')!}`;
 }
 
 /**

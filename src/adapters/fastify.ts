@@ -96,6 +96,10 @@ const FASTIFY_OPTIONS = ['fallthrough'];
  * few malformed URLs before any plugin runs: pass {@link frameworkErrorsOf} to `Fastify()` for the
  * API to answer those too.
  *
+ * The API routes the path as the client sent it, below the prefix. Fastify also routes spellings of
+ * a path that differ from a route's (find-my-way decodes `%76%31` into `v1`; `caseSensitive: false`
+ * folds case): one that is not below the prefix as sent gets the API's 404.
+ *
  * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
  * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with
  * an error that says which of the two to drop.

@@ -231,3 +231,39 @@ for (const host of HOSTS) {
     });
   });
 }
+
+describe('fastify below /v1: a path Fastify routes below the prefix only once decoded or case-folded', () => {
+  const apps: { close(): Promise<unknown> }[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+
+  async function served(caseSensitive: boolean): Promise<MountedServer> {
+    const api = createApi({
+      onError: () => {},
+      endpoints: [endpoint('GET', '/:a', { handle: (ctx) => ({ route: '/:a', ...ctx.params }) }), endpoint('GET', '/:a/:b', { handle: (ctx) => ({ route: '/:a/:b', ...ctx.params }) })],
+    });
+    const app = Fastify({ forceCloseConnections: true, routerOptions: { caseSensitive } });
+    apps.push(app);
+    await app.register(toFastify(api), { prefix: '/v1' });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return { baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+  }
+
+  // Regression: the plugin handed the API the whole target when its path did not start with the
+  // prefix, so the API routed the prefix as a param of another route than the one Fastify matched.
+  it("GET /%76%31/x, which find-my-way routes to /v1/:a, is the API's 404, not its /:a/:b with a = v1", async () => {
+    const server = await served(true);
+    expect(await rawRequest(server, ['GET /v1/x HTTP/1.1'])).toMatchObject({ status: 200, body: '{"route":"/:a","a":"x"}' });
+    const answer = await rawRequest(server, ['GET /%76%31/x HTTP/1.1']);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'RC_NOT_FOUND' });
+  });
+
+  it("GET /V1/x with caseSensitive: false is the API's 404", async () => {
+    const server = await served(false);
+    const answer = await rawRequest(server, ['GET /V1/x HTTP/1.1']);
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'RC_NOT_FOUND' });
+  });
+});
