@@ -44,9 +44,6 @@ export interface RequestTarget {
 }
 
 const SLASH = 0x2f;
-const QUESTION = 0x3f;
-const HASH = 0x23;
-const COLON = 0x3a;
 /** {@link pathStart} of a target that is none of the four forms. */
 const MALFORMED = -1;
 /** {@link pathStart} of a target in asterisk-form or authority-form, which names no path (RFC 9112 §3.3). */
@@ -93,7 +90,7 @@ export function parseTarget(target: string): RequestTarget | undefined {
  */
 export function splitUrl(url: string): RequestTarget {
   const target = parseTarget(url);
-  if (target === undefined) throw new BadRequestError('The request target is malformed: send a path, or an http(s) URL with a plain host, and no backslash in the path', { code: ERROR_CODES.MALFORMED_URL });
+  if (target === undefined) throw new BadRequestError('The request target is neither a path nor an http(s) URL with a plain host, or its path holds a backslash', { code: ERROR_CODES.MALFORMED_URL });
   return target;
 }
 
@@ -122,21 +119,22 @@ export function targetBelow(target: string, prefix: string): string | undefined 
   return rest.charCodeAt(0) === SLASH ? rest : `/${rest}`;
 }
 
+/**
+ * The origin of an absolute-form target: `http` or `https` in any case, then a host of letters,
+ * digits, `-`, `.` and `_` or an IP literal, and a port of digits, up to the first `/`, `?` or `#`
+ * or the end. Anything else before that (a userinfo's `@`, a `;`, a `%`) is refused rather than
+ * read in one of the ways hosts differ on.
+ */
+const ORIGIN = /^https?:\/\/(?:[\w.-]+|\[[\da-f:.]+\])(?::\d*)?(?=[/?#]|$)/i;
+/** An authority-form target (RFC 9112 §3.2.3): a host and a port, nothing else. */
+const AUTHORITY = /^(?:[\w.-]+|\[[\da-f:.]+\]):\d*$/i;
+
 /** Where the path of a target starts; {@link NO_PATH} or {@link MALFORMED} for a target without one. */
 function pathStart(target: string): number {
   if (target.charCodeAt(0) === SLASH) return 0;
-  if (target === '*') return NO_PATH;
-  const scheme = httpSchemeLength(target);
-  if (scheme === 0) {
-    const host = hostEnd(target, 0);
-    return host !== MALFORMED && target.charCodeAt(host) === COLON && portEnd(target, host) === target.length ? NO_PATH : MALFORMED;
-  }
-  const host = hostEnd(target, scheme + 3);
-  if (host === MALFORMED) return MALFORMED;
-  const end = target.charCodeAt(host) === COLON ? portEnd(target, host) : host;
-  const next = target.charCodeAt(end);
-  // Anything else after the host and port (a userinfo's `@`, a `;`, a `%`) is refused rather than read in one of the ways hosts differ on.
-  return end === target.length || next === SLASH || next === QUESTION || next === HASH ? end : MALFORMED;
+  if (target === '*' || AUTHORITY.test(target)) return NO_PATH;
+  const origin = ORIGIN.exec(target);
+  return origin === null ? MALFORMED : origin[0].length;
 }
 
 /** Where the path of a target that starts at `start` ends: at its `?`, its `#`, or the end of the target. */
@@ -145,44 +143,6 @@ function pathEnd(target: string, start: number): number {
   const hash = target.indexOf('#', start);
   if (question === -1) return hash === -1 ? target.length : hash;
   return hash === -1 || question < hash ? question : hash;
-}
-
-/** The length of `http` or `https`, in any case, when the target starts with it and `://`; otherwise 0. */
-function httpSchemeLength(target: string): number {
-  // Setting bit 0x20 lower-cases a letter; no other character becomes one of these.
-  if ((target.charCodeAt(0) | 0x20) !== 0x68 || (target.charCodeAt(1) | 0x20) !== 0x74 || (target.charCodeAt(2) | 0x20) !== 0x74 || (target.charCodeAt(3) | 0x20) !== 0x70) return 0;
-  const length = (target.charCodeAt(4) | 0x20) === 0x73 ? 5 : 4;
-  return target.startsWith('://', length) ? length : 0;
-}
-
-/** Where a host that starts at `start` ends: letters, digits, `-`, `.` and `_`, or an IP literal in brackets. {@link MALFORMED} for none. */
-function hostEnd(target: string, start: number): number {
-  let index = start;
-  if (target.charCodeAt(index) === 0x5b) {
-    while (isIpLiteralChar(target.charCodeAt(++index)));
-    return target.charCodeAt(index) === 0x5d && index > start + 1 ? index + 1 : MALFORMED;
-  }
-  while (isHostChar(target.charCodeAt(index))) index++;
-  return index === start ? MALFORMED : index;
-}
-
-/** Where the digits of a port after the `:` at `colon` end. */
-function portEnd(target: string, colon: number): number {
-  let index = colon + 1;
-  while (isDigit(target.charCodeAt(index))) index++;
-  return index;
-}
-
-function isHostChar(code: number): boolean {
-  return isDigit(code) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) || code === 0x2d || code === 0x2e || code === 0x5f;
-}
-
-function isIpLiteralChar(code: number): boolean {
-  return isDigit(code) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x66) || code === COLON || code === 0x2e;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
 }
 
 /**

@@ -16,16 +16,19 @@ describe('path templates', () => {
   // Regression: a static segment matched the decoded path, so `/%61dmin/stats` reached `/admin/stats`
   // past a host's guard on `/admin`. Now it matches as sent, and so must be written as it is sent.
   it.each([
-    ['/caf\u00e9', /holds "é" in "café", which a client may send percent-encoded; a static segment is matched against the path exactly as it is sent/],
-    ['/a%20b', /holds a percent-escape in "a%20b"; .* or make the segment a param/],
-    ['/%61dmin/stats', /holds a percent-escape in "%61dmin"/],
-    ["/it's", /holds "'" in "it's"/],
-    ['/a\\b', /holds "\\" in "a\\b"/],
-    ['/a"b', /holds """ in "a"b"/],
-    ['/users/..', /has the dot segment ".."[^;]*; remove it/],
-    ['/./users', /has the dot segment "\."/],
-  ])('refuses the static segment of %s with a sentence naming the fix', (template, message) => {
-    expect(() => parseTemplate(template)).toThrow(message);
+    ['/caf\u00e9', 'café'],
+    ['/a%20b', 'a%20b'],
+    ['/%61dmin/stats', '%61dmin'],
+    ["/it's", "it's"],
+    ['/a\\b', 'a\\b'],
+    ['/a"b', 'a"b'],
+    ['/users/..', '..'],
+    ['/./users', '.'],
+    ['/a/.b/./c', '.'],
+  ])('refuses the static segment of %s with a sentence naming the fix', (template, segment) => {
+    expect(() => parseTemplate(template)).toThrow(
+      `Path template ${template} has the static segment "${segment}", which is matched exactly as sent: write it with letters, digits and - . _ ~ ! $ & ( ) * + , ; = : @ only (no percent-escape, not "." or ".."), or make it a param`,
+    );
   });
 
   it("accepts every character of RFC 3986's pchar but ' in a static segment", () => {
