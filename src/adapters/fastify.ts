@@ -113,8 +113,8 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const fallthrough = options.fallthrough ?? true;
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
-    checkPrefix(normalizePrefix(prefix), api.basePath);
     const below = normalizePrefix(prefix);
+    checkPrefix(below, api.basePath);
     const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, targetBelow(request.url, below) ?? ELSEWHERE, prefix);
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));

@@ -60,9 +60,9 @@ function newNode<T>(): Node<T> {
  * A router from path to route, then from method to handler. It walks a segment tree where a static
  * segment beats a param, backtracking when the static branch dead-ends (`/users/me` and
  * `/users/:id/orders` can live side by side). A static segment matches the same characters as sent,
- * never a percent-encoded spelling of them (`/%75sers` is not `/users`), so that no host that matches
- * prefixes on the raw path, as Express and Fastify's hooks do, sees a request outside a prefix that
- * the router then serves inside it. A param matches any segment but an empty one, `.` and `..` (also
+ * never a percent-encoded spelling of them (`/%75sers` is not `/users`), so that a host that matches
+ * a prefix on the path as sent (Express, a hook that reads `request.url`) never sees a request
+ * outside the prefix that the router then serves inside it. A param matches any segment but an empty one, `.` and `..` (also
  * percent-encoded), and its value is percent-decoded once.
  *
  * @example
@@ -156,10 +156,10 @@ export function createRouter<T>(): Router<T> {
  * and without a trailing slash), compared whole with those of the same length. Then each node of
  * the tree is a test per static child and one for its param child, so a static branch that
  * dead-ends falls through to the param, as the walk does. A static segment is compared char by char
- * where it sits in the path; a param is tested for being neither empty nor a dot segment. A captured segment is sliced only once its route is found, into a
- * params literal of one fixed shape per route. Returns false where code generation is not allowed
- * (a strict CSP, some edge runtimes), or for a tree too large to be worth compiling: the walk then
- * serves every path.
+ * where it sits in the path; a param is tested for being neither empty nor a dot segment. A captured
+ * segment is sliced only once its route is found, into a params literal of one fixed shape per
+ * route. Returns false where code generation is not allowed (a strict CSP, some edge runtimes), or
+ * for a tree too large to be worth compiling: the walk then serves every path.
  *
  * @example
  * // For /users, /users/:id and /users/:userId/orders (line breaks added):
