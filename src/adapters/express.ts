@@ -8,6 +8,7 @@ import type { Endpoint } from '../core/endpoint.js';
 import { CACHE_HEADERS, dateSeconds, evaluate } from '../core/conditions.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
+import { parseTarget, targetBelow } from '../core/request.js';
 import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
 import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
 
@@ -24,6 +25,8 @@ export interface ExpressRequest extends IncomingMessage {
   _body?: boolean;
   /** The mount path Express took off `req.url` (`/v1` for `app.use('/v1', ...)`). */
   baseUrl?: string;
+  /** The target as it was sent, before any mount path was taken off it. */
+  originalUrl?: string;
   /** Path params from the Express route (Express 5 gives a wildcard as an array of segments). */
   params?: Record<string, string | string[] | undefined>;
 }
@@ -88,6 +91,10 @@ const EXPRESS_OPTIONS = ['fallthrough'];
  * the API's 405. A body that a parser such as `express.json()` already read is used as parsed (its
  * bytes were counted by that parser's limit, not the API's, unless it came with a `Content-Length`);
  * otherwise the raw stream is read with the API's limit.
+ *
+ * The API routes the path as the client sent it, below the mount path: where Express 4 takes the
+ * slash after a mount path along with it (`/v1//admin` reaches `app.use('/v1', ...)` as `/admin`),
+ * the API gets the slash back and serves no route, as a guard on `/v1/admin` never saw the request.
  *
  * Mounted at a path that ends with the API's `basePath` (`app.use('/api/v1', toExpress(api))` with
  * `basePath: '/api/v1'`), the API is served once, at `/api/v1/...`: the base path written in both
@@ -239,7 +246,7 @@ function isFresh(req: ExpressRequest, response: ApiResponse): boolean {
  * base path moves from the mount path to the target, so that the API routes it once.
  */
 function fromExpressRequest(req: ExpressRequest, basePath = '/'): ApiRequest {
-  const url = req.url ?? '/';
+  const url = urlBelowMount(req);
   const baseUrl = req.baseUrl;
   const twice = basePath !== '/' && baseUrl !== undefined && baseUrl.endsWith(basePath);
   const request = fromNodeRequest(req, twice ? withBasePath(url, basePath) : url);
@@ -251,20 +258,30 @@ function fromExpressRequest(req: ExpressRequest, basePath = '/'): ApiRequest {
 }
 
 /**
+ * `req.url`, with the slash put back that Express 4 takes along with a mount path when an empty
+ * segment follows it: `/v1//admin/stats` reaches `app.use('/v1', ...)` as `/admin/stats`, which a
+ * guard on `/v1/admin` never saw. The API gets `//admin/stats`, as it was sent, and routes nothing.
+ */
+function urlBelowMount(req: ExpressRequest): string {
+  const url = req.url ?? '/';
+  const original = req.originalUrl;
+  if (original === undefined || original === url || !original.includes('//')) return url;
+  const sent = parseTarget(original)?.path;
+  const path = parseTarget(url)?.path;
+  if (sent === undefined || path === undefined || !sent.includes('//') || path.includes('//') || !path.startsWith('/')) return url;
+  return `/${targetBelow(url, '')!}`;
+}
+
+/**
  * A target with the base path in front of its path: `/users?page=2` → `/api/users?page=2`, `/` →
- * `/api`. An absolute-form target (`http://host/users`) keeps its origin in front.
+ * `/api`. An absolute-form target loses its origin; a target without a path is left as it is.
  */
 function withBasePath(url: string, basePath: string): string {
-  let start = 0;
-  if (url.charCodeAt(0) !== 47) {
-    const scheme = url.indexOf('://');
-    start = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
-    if (start === -1) return url;
-  }
-  const path = url.slice(start);
+  const target = parseTarget(url);
+  if (target === undefined || target.path === '') return url;
   // The root below the mount is the base path itself, without a trailing slash.
-  const rest = path === '/' || path.charCodeAt(1) === 63 || path.charCodeAt(1) === 35 ? path.slice(1) : path;
-  return url.slice(0, start) + basePath + rest;
+  const path = target.path === '/' ? basePath : basePath + target.path;
+  return target.search === '' ? path : `${path}?${target.search}`;
 }
 
 /** Whether the request's framing announces a body (RFC 9112 §6.3): chunked, or a length above 0. */

@@ -7,7 +7,7 @@ import type { Endpoint } from '../core/endpoint.js';
 import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
-import { splitUrl, withoutTrailingSlashes } from '../core/request.js';
+import { targetBelow, withoutTrailingSlashes } from '../core/request.js';
 import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
 import { settleUnreadBody, type FinishingResponse } from './unread-body.js';
 
@@ -99,6 +99,10 @@ const FASTIFY_OPTIONS = ['fallthrough'];
  * few malformed URLs before any plugin runs: pass {@link frameworkErrorsOf} to `Fastify()` for the
  * API to answer those too.
  *
+ * The API routes the path as the client sent it, below the prefix. Fastify also routes spellings of
+ * a path that differ from a route's (find-my-way decodes `%76%31` into `v1`; `caseSensitive: false`
+ * folds case): one that is not below the prefix as sent gets the API's 404.
+ *
  * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
  * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with
  * an error that says which of the two to drop.
@@ -112,8 +116,9 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   const fallthrough = options.fallthrough ?? true;
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
-    checkPrefix(normalizePrefix(prefix), api.basePath);
-    const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, withoutPrefix(request.url, prefix), prefix);
+    const below = normalizePrefix(prefix);
+    checkPrefix(below, api.basePath);
+    const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, targetBelow(request.url, below) ?? ELSEWHERE, prefix);
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     // Fastify refuses a Content-Type it cannot parse, and a QUERY without one, before any parser
@@ -210,7 +215,7 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
   const fallthrough = options.fallthrough ?? true;
   const fallback = options.fallback ?? sendFrameworkError;
   return (error, request, reply) => {
-    const url = error.code !== undefined && URL_ERRORS.has(error.code) ? belowPrefix(request.url, prefix) : undefined;
+    const url = error.code !== undefined && URL_ERRORS.has(error.code) ? targetBelow(request.url, prefix) : undefined;
     if (url === undefined || (fallthrough && !api.matches(url))) return fallback(error, request, reply);
     void respondThrough(api, request, reply, url, prefix);
   };
@@ -240,14 +245,6 @@ function normalizePrefix(prefix: string): string {
   return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
-/** The target below `prefix`, or undefined for a target outside it. */
-function belowPrefix(url: string, prefix: string): string | undefined {
-  if (prefix === '') return url;
-  const { path } = splitUrl(url);
-  if (path !== prefix && !path.startsWith(`${prefix}/`)) return undefined;
-  return withoutPrefix(url, prefix);
-}
-
 /**
  * Runs one endpoint as a Fastify route handler, with `request.params` from the Fastify route. The
  * body is what Fastify's parsers made of it (Fastify answers a body they reject).
@@ -263,20 +260,11 @@ export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptio
 }
 
 /**
- * The target below the plugin's prefix. Fastify matched the route, so a path target starts with the
- * prefix; an absolute-form one (`POST http://host/v1/users`, RFC 9112 §3.2.2) loses its origin first.
+ * What the API gets for a request that Fastify routed below the plugin's prefix but whose path, as
+ * sent, is not (`/%76%31/users` below `/v1`, or `/V1/users` with `caseSensitive: false`): the
+ * asterisk-form, which names no path of the API, so that the API answers its 404.
  */
-function withoutPrefix(url: string, prefix: string): string {
-  if (prefix === '') return url;
-  let target = url;
-  if (!target.startsWith(prefix)) {
-    const { path, search } = splitUrl(url);
-    if (!path.startsWith(prefix)) return url;
-    target = search === '' ? path : `${path}?${search}`;
-  }
-  const rest = target.slice(prefix.length);
-  return rest.charCodeAt(0) === 47 ? rest : `/${rest}`;
-}
+const ELSEWHERE = '*';
 
 function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: string): ApiRequest {
   const raw = request.raw;

@@ -5,6 +5,7 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import { DRAIN_LIMIT, unreadBodyFate } from '../core/body.js';
 import type { Api, RespondOptions } from '../core/api.js';
+import { targetBelow } from '../core/request.js';
 import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
 
 /** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
@@ -69,7 +70,9 @@ export function fromFetchRequest(request: Request): ApiRequest {
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const apiRequest: ApiRequest = { method: request.method, url: pathAndQuery(request.url), headers };
+  // The Request constructor (and @hono/node-server) parsed and serialized the URL already, dot
+  // segments resolved: the host in front of this handler reads the same URL.
+  const apiRequest: ApiRequest = { method: request.method, url: targetBelow(request.url, '') ?? request.url, headers };
   // `request.body` is touched only if the API reads the body, or answers without reading one the
   // request announced (to cancel it): on @hono/node-server, touching it makes a second Request.
   if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = new FetchBody(request);
@@ -108,20 +111,6 @@ function settleBody(headers: HeaderRecord, body: unknown): boolean {
 }
 
 function ignore(): void {}
-
-/**
- * The path and query of a Request's URL, which the Request constructor (and @hono/node-server) has
- * already parsed and serialized: slicing the string gives what `new URL(url)`'s `pathname + search`
- * gives, without parsing it a second time on every request.
- */
-function pathAndQuery(url: string): string {
-  const scheme = url.indexOf('://');
-  const start = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
-  if (start === -1) return '/';
-  const hash = url.indexOf('#', start);
-  if (hash !== -1) return url.slice(start, hash);
-  return start === 0 ? url : url.slice(start);
-}
 
 /**
  * A Fetch `Response` from an `ApiResponse`: no body for HEAD and for the statuses that have none.

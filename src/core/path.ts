@@ -24,8 +24,10 @@ export type TemplateSegment = { kind: 'static'; value: string } | { kind: 'param
 const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /**
- * Splits a template into segments and checks it: it starts with `/`, has no empty segment, and each
- * param has a valid, unique name. A mistake throws with a sentence that says what to change.
+ * Splits a template into segments and checks it: it starts with `/`, has no empty segment, each
+ * static segment is written as it is sent (no percent-escape, no character beyond RFC 3986's
+ * `pchar`, no `.` or `..`), and each param has a valid, unique name. A mistake throws with a
+ * sentence that says what to change.
  *
  * @example
  * parseTemplate('/users/:id'); // [{ kind: 'static', value: 'users' }, { kind: 'param', name: 'id' }]
@@ -40,13 +42,30 @@ export function parseTemplate(template: string): TemplateSegment[] {
   return body.split('/').map((part): TemplateSegment => {
     if (part === '') throw new TypeError(`Path template ${template} has an empty segment ("//"); remove it`);
     if (/[?#\s]/.test(part)) throw new TypeError(`Path template ${template} holds "?", "#" or white space in "${part}"; a template names only the path`);
-    if (!part.startsWith(':')) return { kind: 'static', value: part };
+    if (!part.startsWith(':')) return { kind: 'static', value: staticSegment(template, part) };
     const name = part.slice(1);
     if (!PARAM_NAME.test(name) || name === '__proto__') throw new TypeError(`Path template ${template} has an invalid param "${part}"; a param is ":" and a name such as ":id"`);
     if (seen.has(name)) throw new TypeError(`Path template ${template} uses the param ":${name}" twice; give each param its own name`);
     seen.add(name);
     return { kind: 'param', name };
   });
+}
+
+/**
+ * The characters a static segment may hold: RFC 3986's `pchar` without percent-escapes and without
+ * `'`, which Node's `url.parse` (and so Express, for some targets) sends on percent-encoded.
+ */
+const STATIC_SEGMENT = /^[\w\-.~!$&()*+,;=:@]+$/;
+
+/**
+ * A static segment, checked: the router matches it byte for byte against the path as sent, so it
+ * must be written as it goes on the wire, in no spelling a client or a host may change.
+ */
+function staticSegment(template: string, part: string): string {
+  if (part !== '.' && part !== '..' && STATIC_SEGMENT.test(part)) return part;
+  throw new TypeError(
+    `Path template ${template} has the static segment "${part}", which is matched exactly as sent: write it with letters, digits and - . _ ~ ! $ & ( ) * + , ; = : @ only (no percent-escape, not "." or ".."), or make it a param`,
+  );
 }
 
 /**

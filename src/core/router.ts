@@ -59,7 +59,11 @@ function newNode<T>(): Node<T> {
 /**
  * A router from path to route, then from method to handler. It walks a segment tree where a static
  * segment beats a param, backtracking when the static branch dead-ends (`/users/me` and
- * `/users/:id/orders` can live side by side).
+ * `/users/:id/orders` can live side by side). A static segment matches the same characters as sent,
+ * never a percent-encoded spelling of them (`/%75sers` is not `/users`), so that a host that matches
+ * a prefix on the path as sent (Express, a hook that reads `request.url`) never sees a request
+ * outside the prefix that the router then serves inside it. A param matches any segment but an empty one, `.` and `..` (also
+ * percent-encoded), and its value is percent-decoded once.
  *
  * @example
  * const router = createRouter<string>();
@@ -152,10 +156,10 @@ export function createRouter<T>(): Router<T> {
  * and without a trailing slash), compared whole with those of the same length. Then each node of
  * the tree is a test per static child and one for its param child, so a static branch that
  * dead-ends falls through to the param, as the walk does. A static segment is compared char by char
- * where it sits in the path. A captured segment is sliced only once its route is found, into a
- * params literal of one fixed shape per route. Returns false where code generation is not allowed
- * (a strict CSP, some edge runtimes), or for a tree too large to be worth compiling: the walk then
- * serves every path.
+ * where it sits in the path; a param is tested for being neither empty nor a dot segment. A captured
+ * segment is sliced only once its route is found, into a params literal of one fixed shape per
+ * route. Returns false where code generation is not allowed (a strict CSP, some edge runtimes), or
+ * for a tree too large to be worth compiling: the walk then serves every path.
  *
  * @example
  * // For /users, /users/:id and /users/:userId/orders (line breaks added):
@@ -164,7 +168,7 @@ export function createRouter<T>(): Router<T> {
  * // let e0 = p.indexOf("/", s0); if (e0 < 0) e0 = p.length;
  * // if (e0 - s0 === 5 && p.charCodeAt(s0 + 0) === 117 && ... && p.charCodeAt(s0 + 4) === 115) { const s1 = e0 + 1;
  * //   let e1 = p.indexOf("/", s1); if (e1 < 0) e1 = p.length;
- * //   if (e1 > s1) { const s2 = e1 + 1;
+ * //   if (e1 > s1 && (p.charCodeAt(s1) !== 46 || ...)) { const s2 = e1 + 1;
  * //     if (s2 >= p.length) return { route: r[1], params: { "id": p.slice(s1, e1) } };
  * //     let e2 = p.indexOf("/", s2); if (e2 < 0) e2 = p.length;
  * //     if (e2 - s2 === 6 && p.charCodeAt(s2 + 0) === 111 && ...) { const s3 = e2 + 1;
@@ -197,7 +201,9 @@ function compileMatcher<T>(root: Node<T>): Matcher<T> | false {
       code += `if (${end} - ${start} === ${key.length}${chars.join('')}) { ${next}${emit(node.staticNodes[index]!, depth + 1, captured, `${path}/${key}`)}}\n`;
     });
     if (node.param !== undefined) {
-      code += `if (${end} > ${start}) { ${next}${emit(node.param, depth + 1, [...captured, `${start}, ${end}`], `${path}/:`)}}\n`;
+      // A param is never empty, `.` or `..`: no route is reached through a dot segment, which a URL parser in front would resolve.
+      const notDot = `(p.charCodeAt(${start}) !== 46 || ${end} - ${start} > 2 || (${end} - ${start} === 2 && p.charCodeAt(${start} + 1) !== 46))`;
+      code += `if (${end} > ${start} && ${notDot}) { ${next}${emit(node.param, depth + 1, [...captured, `${start}, ${end}`], `${path}/:`)}}\n`;
     }
     return code;
   };
@@ -212,22 +218,23 @@ function compileMatcher<T>(root: Node<T>): Matcher<T> | false {
 }
 
 /**
- * Walks the tree a segment at a time, for a path with `%` or where no matcher could be generated.
- * Each segment is decoded exactly once, before it is compared or captured.
+ * Walks the tree a segment at a time, for a path with `%` or where no matcher could be generated. A
+ * static segment is compared as it was sent; a param's value is decoded exactly once. Every escape a
+ * walk reads is decoded, so that a malformed one is a 400 whichever branch reads it.
  */
 function walk<T>(node: Node<T>, path: string, start: number, values: string[], depth: number): MutableRoute<T> | undefined {
   if (start >= path.length) return node.route;
   let end = path.indexOf('/', start);
   if (end === -1) end = path.length;
   const raw = path.slice(start, end);
-  const segment = raw.includes('%') ? decodeSegment(raw) : raw;
-  const index = node.staticKeys.indexOf(segment);
+  const value = raw.includes('%') ? decodeSegment(raw) : raw;
+  const index = node.staticKeys.indexOf(raw);
   if (index !== -1) {
     const found = walk(node.staticNodes[index]!, path, end + 1, values, depth);
     if (found !== undefined) return found;
   }
-  if (node.param !== undefined && segment !== '') {
-    values[depth] = segment;
+  if (node.param !== undefined && raw !== '' && value !== '.' && value !== '..') {
+    values[depth] = value;
     const found = walk(node.param, path, end + 1, values, depth + 1);
     if (found !== undefined) return found;
   }

@@ -10,7 +10,8 @@ describe('splitUrl', () => {
     ['/users/7#frag', { path: '/users/7', search: '' }],
     ['https://shop.test/users/7?expand=orders', { path: '/users/7', search: 'expand=orders' }],
     ['https://shop.test', { path: '/', search: '' }],
-    ['*', { path: '*', search: '' }],
+    // RFC 9112 §3.3: the asterisk-form names no path.
+    ['*', { path: '', search: '' }],
   ])('%s', (url, parts) => {
     expect(splitUrl(url)).toEqual(parts);
   });

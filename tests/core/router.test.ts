@@ -72,13 +72,30 @@ describe('router', () => {
     expect(router.find('/users/a%2Fb')?.params).toEqual({ id: 'a/b' });
     expect(router.find('/users/%2541')?.params).toEqual({ id: '%41' });
     expect(router.find('/users/caf%C3%A9')?.params).toEqual({ id: 'café' });
-    expect(router.find('/%75sers/7')?.params).toEqual({ id: '7' });
+  });
+
+  // Regression: static segments were matched after percent-decoding, so `/%61dmin/stats` reached
+  // `/admin/stats` past a host's guard on `/admin`, which matches the path as it was sent.
+  it('matches a static segment only as it is sent: /%75sers/7 and /%75%73%65%72%73 are no route', () => {
+    expect(router.find('/%75sers/7')).toBeUndefined();
+    expect(router.find('/%75%73%65%72%73')).toBeUndefined();
+    expect(router.find('/users/me/s%65ttings')).toBeUndefined();
+    // An escaped static segment is no static segment, but it is a param value like any other.
+    expect(router.find('/users/%6De')).toMatchObject({ route: { template: '/users/:id' }, params: { id: 'me' } });
+  });
+
+  // Regression: a param took `..`, so `/users/..` was read by `/users/:id`, where a URL parser in
+  // front (WHATWG's, a proxy's) resolves it to `/`, outside any guard on `/users`.
+  it.each(['.', '..', '%2e', '%2E%2e', '.%2E', '%2e.'])('matches no param with the dot segment %s', (dots) => {
+    expect(router.find(`/users/${dots}`)).toBeUndefined();
+    expect(router.find(`/users/${dots}/orders`)).toBeUndefined();
+    expect(router.find(`/users/7/orders/${dots}/`)).toBeUndefined();
+    expect(router.find(`/users/${dots}x`)?.params).toEqual({ id: `${decodeURIComponent(dots)}x` });
   });
 
   it('decodes an escape met after a static branch was taken, and still backtracks to the param', () => {
-    // `me` matches the static segment first; the escape in `ord%65rs` comes after it, and only the param branch has `orders`.
-    expect(router.find('/users/me/ord%65rs')).toMatchObject({ route: { template: '/users/:userId/orders' }, params: { userId: 'me' } });
-    expect(router.find('/users/me/s%65ttings')).toMatchObject({ route: { template: '/users/me/settings' }, params: {} });
+    // `me` matches the static segment first, whose branch has no `orders`; the param branch has, and decodes `%37`.
+    expect(router.find('/users/me/orders/%37')).toMatchObject({ route: { template: '/users/:userId/orders/:id' }, params: { userId: 'me', id: '7' } });
     expect(router.find('/users/7/orders/%37')?.params).toEqual({ userId: '7', id: '7' });
   });
 
@@ -135,13 +152,14 @@ describe('router params', () => {
 describe('router lookups, generated and walked', () => {
   /**
    * What `find` must answer, worked out the slow way from the templates alone: of the templates that
-   * fit the path, segment by segment, the one with a static segment earliest wins (`/users/me`
-   * before `/users/:id`, and `/users/me/orders` falls back to `/users/:userId/orders`).
+   * fit the path, segment by segment (a static segment as sent, a param decoded, neither empty nor a
+   * dot segment), the one with a static segment earliest wins (`/users/me` before `/users/:id`, and
+   * `/users/me/orders` falls back to `/users/:userId/orders`).
    */
   function expectedMatch(templates: readonly string[], path: string): { template: string; params: Record<string, string> } | undefined {
     if (!path.startsWith('/')) return undefined;
     const body = path.slice(1).replace(/\/$/, '');
-    const segments = path === '/' ? [] : body.split('/').map((raw) => decodeURIComponent(raw));
+    const segments = path === '/' ? [] : body.split('/');
     let best: { template: string; params: Record<string, string>; rank: string } | undefined;
     for (const template of templates) {
       const parts = template === '/' ? [] : template.slice(1).split('/');
@@ -149,11 +167,12 @@ describe('router lookups, generated and walked', () => {
       const params: Record<string, string> = {};
       let rank = '';
       const fits = parts.every((part, index) => {
-        const segment = segments[index]!;
+        const raw = segments[index]!;
+        const value = decodeURIComponent(raw);
         const isParam = part.startsWith(':');
         rank += isParam ? '1' : '0';
-        if (isParam) params[part.slice(1)] = segment;
-        return isParam ? segment !== '' : part === segment;
+        if (isParam) params[part.slice(1)] = value;
+        return isParam ? value !== '' && value !== '.' && value !== '..' : part === raw;
       });
       if (fits && (best === undefined || rank < best.rank)) best = { template, params, rank };
     }
@@ -182,12 +201,12 @@ describe('router lookups, generated and walked', () => {
     return router;
   }
 
-  const STATIC = ['users', 'me', 'orders', 'a', 'ab', 'b', 'items', 'caf\u00e9'];
+  const STATIC = ['users', 'me', 'orders', 'a', 'ab', 'b', 'items', 'a:b', '~x.y'];
   // Param names by position, so that two templates of one shape name their params alike.
   const template = fc
     .array(fc.oneof(fc.constantFrom(...STATIC), fc.constant(':')), { maxLength: 4 })
     .map((parts) => '/' + parts.map((part, index) => (part === ':' ? `:p${index}` : part)).join('/'));
-  const segment = fc.oneof(fc.constantFrom(...STATIC), fc.constantFrom('7', 'x-y.z', '%6De', 'a%2Fb', '%75sers', 'caf%C3%A9', '%25', ''));
+  const segment = fc.oneof(fc.constantFrom(...STATIC), fc.constantFrom('7', 'x-y.z', '%6De', 'a%2Fb', '%75sers', 'caf%C3%A9', '%25', '', '.', '..', '%2e%2E', '.x'));
   const path = fc.tuple(fc.array(segment, { maxLength: 5 }), fc.boolean()).map(([parts, slash]) => '/' + parts.join('/') + (slash && parts.length > 0 ? '/' : ''));
   const table = fc.uniqueArray(template, { minLength: 1, maxLength: 12 });
 
@@ -263,13 +282,13 @@ describe('router lookups, generated and walked', () => {
       }
       if (e0 - s0 === 5 && p.charCodeAt(s0 + 0) === 117 && p.charCodeAt(s0 + 1) === 115 && p.charCodeAt(s0 + 2) === 101 && p.charCodeAt(s0 + 3) === 114 && p.charCodeAt(s0 + 4) === 115) { const s1 = e0 + 1;
       let e1 = p.indexOf("/", s1); if (e1 < 0) e1 = p.length;
-      if (e1 > s1) { const s2 = e1 + 1;
+      if (e1 > s1 && (p.charCodeAt(s1) !== 46 || e1 - s1 > 2 || (e1 - s1 === 2 && p.charCodeAt(s1 + 1) !== 46))) { const s2 = e1 + 1;
       if (s2 >= p.length) return { route: r[2], params: { "id": p.slice(s1, e1) } };
       let e2 = p.indexOf("/", s2); if (e2 < 0) e2 = p.length;
       if (e2 - s2 === 6 && p.charCodeAt(s2 + 0) === 111 && p.charCodeAt(s2 + 1) === 114 && p.charCodeAt(s2 + 2) === 100 && p.charCodeAt(s2 + 3) === 101 && p.charCodeAt(s2 + 4) === 114 && p.charCodeAt(s2 + 5) === 115) { const s3 = e2 + 1;
       if (s3 >= p.length) return { route: r[3], params: { "userId": p.slice(s1, e1) } };
       let e3 = p.indexOf("/", s3); if (e3 < 0) e3 = p.length;
-      if (e3 > s3) { const s4 = e3 + 1;
+      if (e3 > s3 && (p.charCodeAt(s3) !== 46 || e3 - s3 > 2 || (e3 - s3 === 2 && p.charCodeAt(s3 + 1) !== 46))) { const s4 = e3 + 1;
       if (s4 >= p.length) return { route: r[4], params: { "userId": p.slice(s1, e1), "id": p.slice(s3, e3) } };
       }
       }

@@ -197,7 +197,7 @@ describe.each(ADAPTERS)('fuzz: %s over HTTP', (adapter) => {
     }
     // Compared with the API's answer to the request as the adapter got it (see platform.ts). A
     // mounted API gets the target below its mount point, and the mount point as `baseUrl`.
-    const received = platformRewrites(adapter, request, prefix) ?? request;
+    const received = platformRewrites(adapter, request) ?? request;
     const relative = { ...received, target: unprefixTarget(received.target, prefix) };
     expectSound(relative, answer, served);
     const mounted = prefix !== '' && MOUNTING[adapter] === 'mount';

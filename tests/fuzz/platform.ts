@@ -67,15 +67,7 @@ export function frameworkAnswers(adapter: AdapterName, request: FuzzRequest, pre
  * The request an adapter gets when the platform rewrites the target before the adapter runs, or
  * undefined. The answer must then be the API's answer to the rewritten request.
  */
-export function platformRewrites(adapter: AdapterName, request: FuzzRequest, prefix = ''): FuzzRequest | undefined {
-  if (adapter === 'express4' && prefix !== '') {
-    // Express 4 matches a mount path with an optional slash after it (path-to-regexp 0.1), so below
-    // `/v1` the target `/v1//users` reaches the middleware as `/users`, the extra slash consumed.
-    const origin = ORIGIN.exec(request.target)?.[0] ?? '';
-    const rest = request.target.slice(origin.length);
-    if (!rest.startsWith(`${prefix}//`)) return undefined;
-    return { ...request, target: origin + prefix + rest.slice(prefix.length + 1) };
-  }
+export function platformRewrites(adapter: AdapterName, request: FuzzRequest): FuzzRequest | undefined {
   // @hono/node-server builds a WHATWG URL for the Request, and that parser resolves dot segments
   // (`/users/1/..`, also spelled `%2e`). The fetch handler only ever sees the resolved path.
   if (adapter !== 'fetch' || !/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(pathPart(request.target))) return undefined;
