@@ -119,11 +119,19 @@ export async function discoverValues(api: ApiMap, client: ProbeClient, headers: 
     listed += 1;
     const { answer } = await client.send({ method: 'GET', url: client.urlOf(path), headers: { accept: 'application/json', ...headers } });
     if (answer === undefined || answer.status < 200 || answer.status > 299) continue;
-    const name = paramName(segmentsOf(itemTemplate).at(-1)!.text);
+    // The names the document gives this collection's id, wherever a parameter follows it
+    // (`/articles/{id}`, `/articles/{slug}/comments`), then `id`.
+    const depth = segmentsOf(template).length;
+    const names = new Set<string>();
+    for (const operation of api.operations) {
+      const segments = segmentsOf(operation.path);
+      if (operation.path.startsWith(`${template}/`) && segments[depth]?.param === true) names.add(paramName(segments[depth].text));
+    }
+    names.add('id');
     for (const item of itemsOf(jsonOf(answer))) {
       if (typeof item !== 'object' || item === null) continue;
       const record = item as Record<string, unknown>;
-      const value = record[name] ?? record.id;
+      const value = [...names].map((name) => record[name]).find((candidate) => typeof candidate === 'string' || typeof candidate === 'number');
       if (typeof value === 'string' || typeof value === 'number') {
         api.values.set(template, String(value));
         break;
