@@ -28,7 +28,7 @@ export type CommandLine =
   | { command: 'help'; topic?: string }
   | { command: 'version' }
   | { command: 'rules'; format: 'text' | 'json' }
-  | ({ command: 'lint'; document: string } & Shared)
+  | ({ command: 'lint'; document: string; timeout?: number } & Shared)
   | ({
       command: 'probe';
       baseUrl: string;
@@ -65,6 +65,7 @@ export function usage(topic?: string): string {
     '  --output <file>            write the report to a file',
     '  --config <file>            the settings (default: restcanon.config.json, .yaml or .yml here)',
     '  --fail-on error|warn|info  the least severity that exits with 1 (default: error)',
+    '  --timeout <ms>             for a URL: milliseconds to wait for the document (default 10000)',
   ];
   const probe = [
     'restcanon probe <base-url> [options]',
@@ -159,11 +160,13 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     return { command: 'rules', format: chosen };
   }
   if (command === 'lint') {
-    const { values, positionals } = attempt(() => parseArgs({ args: rest, options: SHARED, allowPositionals: true, strict: true }));
+    const { values, positionals } = attempt(() => parseArgs({ args: rest, options: { ...SHARED, timeout: { type: 'string' } }, allowPositionals: true, strict: true }));
     if (values.help === true) return { command: 'help', topic: 'lint' };
+    const timeout = number(values.timeout, 'timeout');
     return {
       command: 'lint',
       document: onlyOne(positionals, 'lint', 'a document: the path or URL of an OpenAPI document'),
+      ...(timeout === undefined ? {} : { timeout }),
       ...shared(values, ['text', 'json', 'sarif', 'html']),
     };
   }

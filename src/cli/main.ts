@@ -104,7 +104,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const config = await loadConfig(command.config, io.cwd);
     if (command.failOn !== undefined) config.failOn = command.failOn;
     if (command.command === 'lint') {
-      const report = await lintDocument(command.document, config, { cwd: io.cwd });
+      const report = await lintDocument(command.document, config, { cwd: io.cwd, ...(command.timeout === undefined ? {} : { timeoutMs: command.timeout }) });
       return await deliver(report, command, config, io);
     }
     const progress = command.progress ? createProgress(io.progress ?? { write: () => true }) : undefined;

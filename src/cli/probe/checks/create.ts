@@ -62,7 +62,7 @@ export async function checkCreate(context: ProbeContext): Promise<void> {
     const read = await context.send('GET', '', { as, url });
     results.check('create-location');
     if (!answered(read, 200)) {
-      results.fail('create-location', { message: `GET of the Location ${location} that POST ${path} answered ${outcomeOf(read)}: Location names the new item, which reads back with 200`, ...evidence(read) });
+      results.fail('create-location', { message: `GET ${location}, the Location that POST ${path} answered, ${outcomeOf(read)}: Location names the new item, which reads back with 200`, ...evidence(read) });
     }
     const removed = await context.send('DELETE', '', { as, url });
     if (!answered(removed, 200, 299)) {
