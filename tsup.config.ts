@@ -14,10 +14,11 @@ export const entries = {
 };
 
 /**
- * The `restcanon` command (bin/restcanon.mjs loads it): no public subpath, an ES module only, without
- * declarations. Its optional peers (yaml, the $ref parser) stay outside the bundle, as peers do.
+ * The `restcanon` command (bin/restcanon.mjs loads it) and the lint rules as a Spectral ruleset: no
+ * public subpath, ES modules only, without declarations, each one file. The command's optional peers
+ * (yaml, the $ref parser) stay outside the bundle, as peers do.
  */
-export const cliEntries = { 'cli/restcanon': 'src/cli/main.ts' };
+export const cliEntries = { 'cli/restcanon': 'src/cli/main.ts', 'cli/spectral': 'src/cli/spectral.ts' };
 
 export default defineConfig([
   {

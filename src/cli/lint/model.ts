@@ -4,7 +4,9 @@
  * part, so that a finding names the place in the document as written.
  */
 import type { Deref } from './refs.js';
-import { OPERATION_METHODS } from './structure.js';
+
+/** The operations of a path item, in the order OpenAPI lists them. */
+export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type Json = Record<string, unknown>;
 

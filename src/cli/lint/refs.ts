@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CliError } from '../errors.js';
 import { loadRefParser } from '../peers.js';
+import { isRef, pointerOf } from './pointer.js';
 import type { ParsedSource } from './source.js';
 
 /**
@@ -19,20 +20,6 @@ import type { ParsedSource } from './source.js';
  * const response = deref(operation.responses['404']);
  */
 export type Deref = (value: unknown) => unknown;
-
-interface RefObject {
-  $ref: string;
-}
-
-/**
- * Whether a value is a reference object.
- *
- * @example
- * isRef({ $ref: '#/components/schemas/User' }); // true
- */
-export function isRef(value: unknown): value is RefObject {
-  return typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string';
-}
 
 function isUrl(base: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(base);
@@ -52,20 +39,6 @@ function absolute(base: string, ref: string): string {
 function fileOf(reference: string): string {
   const hash = reference.indexOf('#');
   return hash === -1 ? reference : reference.slice(0, hash);
-}
-
-function escape(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/**
- * The JSON pointer of a path of keys, as RFC 6901 writes it.
- *
- * @example
- * pointerOf(['paths', '/users/{id}', 'get']); // '/paths/~1users~1{id}/get'
- */
-export function pointerOf(keys: readonly string[]): string {
-  return keys.map((key) => `/${escape(key)}`).join('');
 }
 
 /**

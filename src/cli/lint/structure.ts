@@ -5,11 +5,10 @@
  * specification is left to the validators people already run (Spectral's `oas` rules, Redocly).
  */
 import { CliError } from '../errors.js';
-import { pointerOf, type Deref } from './refs.js';
+import { OPERATION_METHODS } from './model.js';
+import { pointerOf } from './pointer.js';
+import type { Deref } from './refs.js';
 import type { ParsedSource } from './source.js';
-
-/** The operations of a path item, in the order OpenAPI lists them. */
-export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const MOST_REPORTED = 20;
 

@@ -2,7 +2,7 @@
  * `problem-body` and `success-not-error`: an error is described as a problem (RFC 9457,
  * `application/problem+json`), and a success is never described as an error.
  */
-import { isRef } from '../refs.js';
+import { isRef } from '../pointer.js';
 import { mediaTypesOf, type OperationView } from '../model.js';
 import type { LintRule } from './rule.js';
 
