@@ -118,7 +118,7 @@ export const RULES = [
     id: 'forbidden',
     title: `Another caller's data answers ${status('forbidden')} (or ${status('notFound')}), never ${status('read')}`,
     convention: 'Authentication, rules 1, 3 and 4',
-    lint: `an operation that needs credentials and names an item documents ${status('forbidden')} or ${status('notFound')}`,
+    lint: `an operation that needs credentials and names an item documents ${status('forbidden')}`,
     probe: `an item the first user reads, asked for with the second user's credentials, answers ${status('forbidden')} or ${status('notFound')}`,
     severity: { lint: 'warn', probe: 'error' },
   },
