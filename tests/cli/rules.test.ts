@@ -41,7 +41,7 @@ describe('the rules', () => {
     const notes = collection('notes', {
       body: 'unvalidated',
       patch: 'unvalidated',
-      owner: (note: { owner: number }, principal: { id: number }) => note.owner === principal.id,
+      owner: (note: { owner: number }, principal) => note.owner === (principal as { id: number }).id,
       list: () => [],
       read: () => ({ id: 1, owner: 1 }),
       create: () => ({ id: 1 }),
