@@ -7,7 +7,12 @@ import { parseArgs } from 'node:util';
 import { CliError } from './errors.js';
 import { SEVERITIES, type Severity } from './rules.js';
 
-/** The formats a report can be written in. */
+/**
+ * The formats a report can be written in.
+ *
+ * @example
+ * FORMATS.includes('sarif'); // true
+ */
 export const FORMATS = ['text', 'json', 'sarif', 'html'] as const;
 
 /**

@@ -72,7 +72,12 @@ export function defaultConfig(): CliConfig {
   return { rules: {}, failOn: 'error', naming: { allow: [] }, probe: {} };
 }
 
-/** The names looked for in the working directory, in this order. */
+/**
+ * The names looked for in the working directory, in this order.
+ *
+ * @example
+ * CONFIG_FILES[0]; // 'restcanon.config.json'
+ */
 export const CONFIG_FILES = ['restcanon.config.json', 'restcanon.config.yaml', 'restcanon.config.yml'] as const;
 
 const LEVELS = [...SEVERITIES, 'off'] as const;

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCommandLine, usage, type Format } from './args.js';
 import { loadConfig, type CliConfig } from './config.js';
-import { isCliError } from './errors.js';
+import { CliError, isCliError } from './errors.js';
 import { exitCodeOf, type Report } from './findings.js';
 import { lintDocument } from './lint/lint.js';
 import { probeServer } from './probe/probe.js';
@@ -73,7 +73,9 @@ async function deliver(report: Report, options: { format?: Format; output?: stri
   if (options.output === undefined) {
     io.stdout(text);
   } else {
-    await writeFile(path.resolve(io.cwd, options.output), text);
+    await writeFile(path.resolve(io.cwd, options.output), text).catch((error: NodeJS.ErrnoException) => {
+      throw new CliError(`cannot write ${options.output}: ${error.code === 'ENOENT' ? 'no such folder' : error.message}`);
+    });
     // The people's summary still goes to the terminal when the report went to a file.
     io.stderr(format === 'text' ? `Wrote ${options.output}\n` : `${textReport(report)}Wrote ${options.output}\n`);
   }

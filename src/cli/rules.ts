@@ -237,7 +237,12 @@ export function rulesOf(command: Command): Rule[] {
   return ALL_RULES.filter((rule) => rule[command] !== undefined);
 }
 
-/** The severities, strongest first. */
+/**
+ * The severities, strongest first.
+ *
+ * @example
+ * SEVERITIES[0]; // 'error'
+ */
 export const SEVERITIES: readonly Severity[] = ['error', 'warn', 'info'];
 
 /**

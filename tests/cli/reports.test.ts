@@ -75,6 +75,7 @@ describe('reports', () => {
     const sarif = JSON.parse(readFileSync(path.join(scratch, 'report.sarif'), 'utf8'));
     expect(sarif.runs[0].results.map((result: { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[] }) => `${result.ruleId}:${result.locations[0]!.physicalLocation.region.startLine}`)).toEqual(findings);
     expect(written.code).toBe(1);
+    expect(await runCli(['lint', 'api.yaml', '--output', 'nowhere/report.json'], scratch)).toEqual({ code: 2, stdout: '', stderr: 'restcanon: cannot write nowhere/report.json: no such folder\n' });
     await runCli(['lint', 'api.yaml', '--output', 'report.html'], scratch);
     expect(readFileSync(path.join(scratch, 'report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*naming-verb[\s\S]*server-error/);
   });

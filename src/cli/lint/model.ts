@@ -5,7 +5,12 @@
  */
 import type { Deref } from './refs.js';
 
-/** The operations of a path item, in the order OpenAPI lists them. */
+/**
+ * The operations of a path item, in the order OpenAPI lists them.
+ *
+ * @example
+ * OPERATION_METHODS.includes('patch'); // true
+ */
 export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type Json = Record<string, unknown>;

@@ -17,7 +17,12 @@ import type { LintRule } from './rules/rule.js';
 
 const ORDER = rulesOf('lint').map((rule) => rule.id);
 
-/** Every lint rule, in the order of the rule table. */
+/**
+ * Every lint rule, in the order of the rule table.
+ *
+ * @example
+ * LINT_RULES.map((rule) => rule.id)[0]; // 'naming-verb'
+ */
 export const LINT_RULES: readonly LintRule[] = [
   namingVerb,
   namingVague,

@@ -10,7 +10,12 @@ import { CliError } from '../errors.js';
 import { exchange, ExchangeError, textOf } from '../probe/http.js';
 import { loadYaml } from '../peers.js';
 
-/** The largest document read, in bytes. */
+/**
+ * The largest document read, in bytes.
+ *
+ * @example
+ * MAX_DOCUMENT_BYTES; // 33554432
+ */
 export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 /**

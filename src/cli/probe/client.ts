@@ -29,7 +29,12 @@ export class BudgetSpent extends Error {
   override readonly name = 'BudgetSpent';
 }
 
-/** Limits of a client. */
+/**
+ * Limits of a client.
+ *
+ * @example
+ * const limits: ClientLimits = { rate: 10, timeout: 5000, maxRequests: 300 };
+ */
 export interface ClientLimits {
   rate: number;
   timeout: number;

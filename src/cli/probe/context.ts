@@ -23,7 +23,12 @@ export interface Results {
   skip(rule: RuleId, reason: string): void;
 }
 
-/** Whose credentials a request carries. */
+/**
+ * Whose credentials a request carries: the first user's, the second's, none, or made-up ones.
+ *
+ * @example
+ * const as: Caller = 'second';
+ */
 export type Caller = 'first' | 'second' | 'none' | 'invalid';
 
 /**

@@ -33,7 +33,12 @@ export interface HttpAnswer {
   truncated: boolean;
 }
 
-/** Limits of one exchange. */
+/**
+ * Limits of one exchange.
+ *
+ * @example
+ * const limits: HttpLimits = { timeoutMs: 5000, maxBodyBytes: 262144 };
+ */
 export interface HttpLimits {
   /** Milliseconds from sending to the end of the body. */
   timeoutMs: number;

@@ -40,7 +40,12 @@ export interface ProbeRequest extends Partial<Omit<ProbeSettings, 'params'>> {
   params: Record<string, string>;
 }
 
-/** How the run is watched, and the clock it paces by. */
+/**
+ * How the run is watched, and the clock it paces by.
+ *
+ * @example
+ * const hooks: ProbeHooks = { cwd: process.cwd(), progress: createProgress(process.stderr) };
+ */
 export interface ProbeHooks {
   cwd?: string;
   progress?: { update(done: number, total: number, label: string): void; done(): void };
