@@ -185,6 +185,12 @@ describe('restcanon probe: the Conduit example', () => {
     expect(report.findings.find((finding) => finding.rule === 'bad-request')?.answer?.status).toBe(422);
   });
 
+  it('finds the slug of an article listed at /articles for /articles/{id} and /articles/{slug}/comments/{id}, so every item path is checked', async () => {
+    const { report } = await probe(`${server.baseUrl}/api`, '--auth', tokens[0]!);
+    expect(report.rules.find((rule) => rule.rule === 'not-found')).toMatchObject({ notRun: [], failed: 0 });
+    expect(report.rules.find((rule) => rule.rule === 'not-found')!.checked).toBeGreaterThanOrEqual(4);
+  });
+
   it('finds nothing under the config in examples/conduit, which turns those rules off', async () => {
     const result = await runCli(['probe', `${server.baseUrl}/api`, ...FAST, '--auth', tokens[0]!, '--auth2', tokens[1]!], path.join(import.meta.dirname, '..', '..', 'examples', 'conduit'));
     expect(JSON.parse(result.stdout).findings).toEqual([]);
