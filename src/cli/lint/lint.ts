@@ -25,7 +25,8 @@ export async function lintDocument(location: string, config: CliConfig, options:
   checkStructure(source, deref);
   const model = buildModel(source.value as Record<string, unknown>, deref);
   const { findings, rules } = lintModel(model, config, source.locate);
-  const plain = findings.map(({ keys: _keys, ...finding }) => finding);
+  // Read top to bottom, as the document is; the rules' order breaks ties.
+  const plain = findings.map(({ keys: _keys, ...finding }) => finding).sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   const operations = model.operations.length;
   return {
     command: 'lint',
