@@ -13,15 +13,38 @@ export const entries = {
   client: 'src/client/index.ts',
 };
 
-export default defineConfig({
-  entry: entries,
-  format: ['esm', 'cjs'],
-  dts: true,
-  splitting: true,
-  sourcemap: false,
-  clean: true,
-  treeshake: true,
-  target: 'node20',
-  outDir: 'dist',
-  external: ['express', 'fastify', 'fast-xml-parser'],
-});
+/**
+ * The `restcanon` command (bin/restcanon.mjs loads it) and the lint rules as a Spectral ruleset: no
+ * public subpath, ES modules only, without declarations, each one file. The command's optional peers
+ * (yaml, the $ref parser) stay outside the bundle, as peers do.
+ */
+export const cliEntries = { 'cli/restcanon': 'src/cli/main.ts', 'cli/spectral': 'src/cli/spectral.ts' };
+
+export default defineConfig([
+  {
+    entry: entries,
+    format: ['esm', 'cjs'],
+    dts: true,
+    splitting: true,
+    sourcemap: false,
+    // The CLI's build runs beside this one and writes dist/cli/: cleaning leaves it.
+    clean: ['!cli/**'],
+    treeshake: true,
+    target: 'node20',
+    outDir: 'dist',
+    external: ['express', 'fastify', 'fast-xml-parser'],
+  },
+  {
+    entry: cliEntries,
+    format: ['esm'],
+    dts: false,
+    splitting: false,
+    sourcemap: false,
+    clean: false,
+    treeshake: true,
+    target: 'node20',
+    platform: 'node',
+    outDir: 'dist',
+    external: ['yaml', '@apidevtools/json-schema-ref-parser'],
+  },
+]);

@@ -65,8 +65,8 @@ describe('the packed package, installed from its tarball', () => {
     consumer = path.join(workspace, 'consumer');
     await mkdir(packageDir);
     await mkdir(path.join(consumer, 'node_modules'), { recursive: true });
-    for (const file of ['package.json', 'LICENSE', 'README.md']) {
-      await cp(path.join(root, file), path.join(packageDir, file)).catch(() => {});
+    for (const file of ['package.json', 'LICENSE', 'README.md', 'bin']) {
+      await cp(path.join(root, file), path.join(packageDir, file), { recursive: true }).catch(() => {});
     }
     const tsup = path.join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
     await run(process.execPath, [tsup, '--out-dir', path.join(packageDir, 'dist')], { cwd: root });
@@ -134,6 +134,15 @@ describe('the packed package, installed from its tarball', () => {
       '});',
     ].join('\n');
     expect(await exportsOf('serve.cjs', source)).toEqual({ answer: ['200', '{"status":"ok"}'] });
+  });
+
+  it('installs the restcanon command, which needs its optional peers only to read a document', async () => {
+    const bin = path.join(consumer, 'node_modules', 'restcanon', 'bin', 'restcanon.mjs');
+    const manifestVersion = (JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    expect((await run(process.execPath, [bin, '--version'], { cwd: consumer })).stdout).toBe(`${manifestVersion}\n`);
+    await writeFile(path.join(consumer, 'openapi.json'), JSON.stringify({ openapi: '3.1.0', paths: {} }));
+    const lint = await run(process.execPath, [bin, 'lint', 'openapi.json'], { cwd: consumer }).catch((error: { code: number; stderr: string }) => error);
+    expect(lint).toMatchObject({ code: 2, stderr: expect.stringContaining('Install it beside restcanon (npm install --save-dev yaml @apidevtools/json-schema-ref-parser)') });
   });
 
   it('the adapters’ type declarations import nothing from express or fastify', async () => {
