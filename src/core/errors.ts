@@ -1,8 +1,9 @@
 import type { ErrorCode } from './error-codes.js';
-import { checkHeader, errorText } from './http.js';
+import { answerHeader, errorText } from './http.js';
 import { codeOfStatus, OUTCOMES, type ErrorOutcome } from './outcomes.js';
 
-const BRAND = Symbol.for('restcanon.HttpError');
+/** The brand of every `HttpError`, whichever copy of restcanon built it. */
+export const BRAND = Symbol.for('restcanon.HttpError');
 
 /** The `WWW-Authenticate` challenge of a 401 when neither the error nor the API names another. */
 export const DEFAULT_CHALLENGE = 'Bearer realm="api"';
@@ -118,10 +119,10 @@ Object.defineProperty(HttpError.prototype, BRAND, { value: true });
 
 /**
  * The headers of an error, refused where the error is built when one could split the response or
- * make the server drop it (see {@link checkHeader}).
+ * make the server drop it, or is one a handler may not set either (see {@link answerHeader}).
  */
 function checkHeaders(headers: Record<string, string>): Record<string, string> {
-  for (const name of Object.keys(headers)) checkHeader('HttpError', name, headers[name]);
+  for (const name of Object.keys(headers)) answerHeader('HttpError', name, headers[name]);
   return headers;
 }
 
@@ -141,12 +142,31 @@ export function isHttpError(value: unknown): value is HttpError {
 }
 
 /**
+ * What answering an error reads of it: an `HttpError`'s members, or their copy read once from a
+ * thrown value by {@link snapshotOf}.
+ *
+ * @example
+ * const facts: ErrorFacts = new NotFoundError('No user 7');
+ */
+export interface ErrorFacts {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly type: string;
+  readonly detail: string | undefined;
+  readonly expose: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly errors: readonly InputIssue[] | undefined;
+  readonly omittedErrors: number | undefined;
+}
+
+/**
  * The problem body of an error, read from its fields so that errors from another copy of restcanon work.
  *
  * @example
  * problemOf(new ForbiddenError()); // { type: 'about:blank', title: 'Forbidden', status: 403, code: 'RC_FORBIDDEN' }
  */
-export function problemOf(error: HttpError, instance?: string): ProblemDetails {
+export function problemOf(error: ErrorFacts, instance?: string): ProblemDetails {
   const problem: ProblemDetails = error.expose
     ? { type: error.type, title: error.title, status: error.status, code: error.code }
     : { type: 'about:blank', title: errorText(error.status), status: error.status, code: codeOfStatus(error.status) };

@@ -1,6 +1,7 @@
-import { DEFAULT_CHALLENGE, HttpError, type HttpErrorOptions } from './errors.js';
+import { DEFAULT_CHALLENGE, type ErrorFacts } from './errors.js';
+import { errorText } from './http.js';
 import { checkOptions } from './options.js';
-import { DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, outcomeOfError, OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type OutcomeRow, type SuccessOutcome } from './outcomes.js';
+import { codeOfStatus, DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, outcomeOfError, OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type OutcomeRow, type SuccessOutcome } from './outcomes.js';
 
 /**
  * The operation an endpoint performs. It decides the success status and what an `undefined` result
@@ -53,34 +54,76 @@ export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): Statu
       continue;
     }
     if (value === undefined) continue;
-    statuses[checkOverride(key, value)] = value as number;
+    statuses[checkOverride('createStatusPolicy', key, value)] = value as number;
   }
   return policyOf(statuses, unacceptable);
 }
 
+/** The policies this copy of restcanon built: their tables were checked, and they are frozen. */
+const BUILT = new WeakSet<object>();
+
 function policyOf(statuses: Record<Outcome, number>, unacceptable: UnacceptablePolicy): StatusPolicy {
   Object.freeze(statuses);
-  return Object.freeze({ statuses, unacceptable, decide: (outcome: Outcome) => statuses[outcome] });
+  const policy: StatusPolicy = Object.freeze({ statuses, unacceptable, decide: (outcome: Outcome) => statuses[outcome] });
+  BUILT.add(policy);
+  return policy;
 }
 
-function checkOverride(key: string, value: unknown): Outcome {
+function checkOverride(where: string, key: string, value: unknown): Outcome {
   const isSuccess = (SUCCESS_OUTCOMES as readonly string[]).includes(key);
   if (!isSuccess && !(ERROR_OUTCOMES as readonly string[]).includes(key)) {
-    throw new TypeError(`createStatusPolicy: unknown outcome "${key}"; use one of ${[...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].join(', ')}`);
+    throw new TypeError(`${where}: unknown outcome "${key}"; use one of ${[...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].join(', ')}`);
   }
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 599) {
-    throw new RangeError(`createStatusPolicy: "${key}" must be an integer status from 100 to 599, got ${JSON.stringify(value)}`);
+    throw new RangeError(`${where}: "${key}" must be an integer status from 100 to 599, got ${typeof value === 'bigint' ? String(value) : JSON.stringify(value)}`);
   }
   if (key === 'notModified' && value !== OUTCOMES.notModified.status) {
-    throw new RangeError(`createStatusPolicy: "notModified" is always 304, got ${value}`);
+    throw new RangeError(`${where}: "notModified" is always 304, got ${value}`);
   }
   if (isSuccess && key !== 'notModified' && (value < 200 || value > 299)) {
-    throw new RangeError(`createStatusPolicy: "${key}" is a success and must be answered with a 2xx status, got ${value}`);
+    throw new RangeError(`${where}: "${key}" is a success and must be answered with a 2xx status, got ${value}`);
   }
   if (!isSuccess && value < 400) {
-    throw new RangeError(`createStatusPolicy: "${key}" is an error and must be answered with a 4xx or 5xx status, got ${value}: an error is never reported as a success`);
+    throw new RangeError(`${where}: "${key}" is an error and must be answered with a 4xx or 5xx status, got ${value}: an error is never reported as a success`);
   }
   return key as Outcome;
+}
+
+/**
+ * The policy an API answers by. One built by `createStatusPolicy` is used as it is. Any other (from
+ * another copy of restcanon, or written by hand) is read once, here: its table checked as
+ * `createStatusPolicy` checks overrides (an outcome it does not list keeps its default), its
+ * `decide` asked once per outcome and required to agree with the table, and a frozen copy used from
+ * then on, so that nothing it answers later can put an error under a 2xx or a status on the wire
+ * that is none.
+ *
+ * @example
+ * checkedPolicy({ statuses: { ...DEFAULT_STATUSES, notFound: 200 }, unacceptable: 'reject', decide }); // throws
+ */
+export function checkedPolicy(policy: unknown): StatusPolicy {
+  if (typeof policy === 'object' && policy !== null && BUILT.has(policy)) return policy as StatusPolicy;
+  const where = 'createApi: "policy"';
+  if (typeof policy !== 'object' || policy === null) throw new TypeError(`${where} must be a status policy: build it with createStatusPolicy()`);
+  const { statuses: table, unacceptable, decide } = policy as Partial<StatusPolicy>;
+  if (typeof table !== 'object' || table === null) throw new TypeError(`${where} has no statuses table: build it with createStatusPolicy()`);
+  if (unacceptable !== 'reject' && unacceptable !== 'json') throw new TypeError(`${where}: "unacceptable" must be 'reject' or 'json', got ${JSON.stringify(unacceptable)}`);
+  const statuses: Record<Outcome, number> = { ...DEFAULT_STATUSES };
+  const listed: Outcome[] = [];
+  for (const outcome of [...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES]) {
+    const status: unknown = (table as Record<string, unknown>)[outcome];
+    if (status === undefined) continue;
+    statuses[checkOverride(where, outcome, status)] = status as number;
+    listed.push(outcome);
+  }
+  if (typeof decide === 'function') {
+    for (const outcome of listed) {
+      const decided: unknown = decide.call(policy, outcome);
+      if (decided !== statuses[outcome]) {
+        throw new TypeError(`${where}: decide("${outcome}") gives ${String(decided)} where its statuses say ${statuses[outcome]}: build the policy with createStatusPolicy()`);
+      }
+    }
+  }
+  return policyOf(statuses, unacceptable);
 }
 
 /**
@@ -98,19 +141,28 @@ export const DEFAULT_POLICY: StatusPolicy = policyOf({ ...DEFAULT_STATUSES }, 'r
  * @example
  * applyPolicy(createStatusPolicy({ forbidden: 404 }), new ForbiddenError()).status; // 404
  */
-export function applyPolicy(policy: StatusPolicy, error: HttpError): HttpError {
+export function applyPolicy(policy: StatusPolicy, error: ErrorFacts): ErrorFacts {
   const outcome = outcomeOfError(error);
   if (outcome === undefined) return error;
   const status = policy.statuses[outcome];
   if (status === error.status) return error;
   const replacement = ERROR_BY_STATUS.get(status);
   const challenge = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? DEFAULT_CHALLENGE } : undefined;
-  if ((OUTCOMES[outcome] as OutcomeRow).conceals === true) return new HttpError(status, { headers: challenge ?? {}, cause: error });
-  const options: HttpErrorOptions = { code: error.code, expose: error.expose, headers: { ...error.headers, ...challenge }, cause: error };
-  if (error.detail !== undefined) options.detail = error.detail;
-  if (error.errors !== undefined) options.errors = [...error.errors];
-  if (error.omittedErrors !== undefined) options.omittedErrors = error.omittedErrors;
+  const title = errorText(status);
+  if ((OUTCOMES[outcome] as OutcomeRow).conceals === true) {
+    return { status, code: codeOfStatus(status), title, type: 'about:blank', detail: undefined, expose: status < 500, headers: challenge ?? {}, errors: undefined, omittedErrors: undefined };
+  }
   // A type of its own names the problem whatever its status; `about:blank` takes the new status's title.
-  if (error.type !== 'about:blank') Object.assign(options, { type: error.type, title: error.title });
-  return new HttpError(status, options);
+  const own = error.type !== 'about:blank';
+  return {
+    status,
+    code: error.code,
+    title: own ? error.title : title,
+    type: error.type,
+    detail: error.detail,
+    expose: error.expose,
+    headers: challenge === undefined ? error.headers : { ...error.headers, ...challenge },
+    errors: error.errors,
+    omittedErrors: error.omittedErrors,
+  };
 }

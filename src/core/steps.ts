@@ -16,6 +16,7 @@ import {
   type InputIssue,
 } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
+import { statusOf } from './error-facts.js';
 import type { Serializer } from '../formats/formats.js';
 import { single } from './request.js';
 import { checkCredentials } from './credentials.js';
@@ -334,7 +335,7 @@ async function authenticateCaller({ settings, ctx, compiled, headers }: Exchange
   try {
     ctx.principal = callerOf(await settings.authenticate!(ctx.request));
   } catch (error) {
-    if (!isHttpError(error) || error.status !== OUTCOMES.unauthorized.status) throw error;
+    if (statusOf(error) !== OUTCOMES.unauthorized.status) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
     if (isPublic) return;
     throw error;
@@ -393,7 +394,7 @@ function refuseBody(exchange: Exchange): Promise<void> | undefined {
     return undefined;
   }
   return readBody(body, 0).then(ignore, (error: unknown) => {
-    throw isHttpError(error) && error.status === OUTCOMES.payloadTooLarge.status ? UNEXPECTED_BODY : error;
+    throw statusOf(error) === OUTCOMES.payloadTooLarge.status ? UNEXPECTED_BODY : error;
   });
 }
 
