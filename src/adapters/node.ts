@@ -236,14 +236,15 @@ export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void
  * else sees that response.
  */
 function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>): void {
-  if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const { payload } = response;
-  if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
   try {
+    if (res.headersSent || res.writableEnded || res.destroyed) return;
+    const { payload } = response;
+    if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
     res.writeHead(response.status, headers);
     res.end(payload);
   } catch {
-    // A header value Node refuses (a control character from a handler's Location, say).
+    // What Node refuses to write must not become an uncaught exception (the listener's promise is
+    // nobody's) nor a socket left open: the connection is closed instead.
     res.destroy();
   }
 }

@@ -2,7 +2,6 @@ import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { isEmptyBodyStatus } from './http.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type ErrorFacts, type ProblemDetails } from './errors.js';
 import { snapshotOf } from './error-facts.js';
-import type { Serializer } from '../formats/formats.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { OUTCOMES } from './outcomes.js';
 import { applyPolicy } from './policy.js';
@@ -72,74 +71,60 @@ export function failure(settings: Settings, error: unknown, request: ApiRequest,
  * reported, and the plain problem goes out instead, in JSON when the format failed. Never throws.
  */
 export function problemAnswer(settings: Settings, { facts, reported }: Failure, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-  const instance = facts.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
+  const { status } = facts;
+  const instance = status >= 500 ? newId() : undefined;
+  const head = request.method === 'HEAD';
   try {
     const problem = problemOf(facts, instance);
     const format = settings.negotiator.problem(single(headers.accept));
     // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
     const responseHeaders: Record<string, string> = Object.assign({}, facts.headers);
     // A 401 without a challenge of its own (a handler's `new UnauthorizedError()`, an `HttpError(401)`) carries the API's.
-    if (facts.status === OUTCOMES.unauthorized.status && (responseHeaders['www-authenticate'] ?? DEFAULT_CHALLENGE) === DEFAULT_CHALLENGE) {
+    if (status === OUTCOMES.unauthorized.status && (responseHeaders['www-authenticate'] ?? DEFAULT_CHALLENGE) === DEFAULT_CHALLENGE) {
       responseHeaders['www-authenticate'] = settings.challenge;
     }
     if (settings.vary) responseHeaders.vary = 'Accept';
-    const head = request.method === 'HEAD';
-    const answer = (settings.problemBody === undefined ? undefined : shapedAnswer(settings, problem, format, head, request, instance)) ?? plainAnswer(settings, problem, format, head, request, instance);
-    responseHeaders['content-type'] = answer.contentType;
+    let body: unknown = problem;
+    let payload: string | Uint8Array | undefined;
+    let contentType: string | undefined;
+    // The API's own body is no problem document: it goes out in the format's own media type.
+    if (settings.problemBody !== undefined) {
+      try {
+        const shaped: unknown = settings.problemBody.build(structuredClone(problem), request);
+        const why = shaped === undefined ? 'is undefined' : whyUnwritable(shaped);
+        if (why !== undefined) throw new TypeError(`The body problemBody.build returned ${why}`);
+        payload = head ? undefined : payloadOf(format.serialize(shaped), format.type);
+        body = shaped;
+        contentType = format.contentType;
+      } catch (error) {
+        settings.report(error, { requestId: instance ?? newId(), status, request });
+      }
+    }
+    if (contentType === undefined) {
+      contentType = format.problemType === undefined ? PROBLEM_JSON : `${format.problemType}; charset=utf-8`;
+      try {
+        payload = head ? undefined : format.serializeProblem === undefined ? JSON.stringify(problem) : payloadOf(format.serializeProblem(problem), contentType);
+      } catch (error) {
+        settings.report(error, { requestId: instance ?? newId(), status, request });
+        contentType = PROBLEM_JSON;
+        payload = JSON.stringify(problem);
+      }
+    }
+    responseHeaders['content-type'] = contentType;
     // Reported once the answer is built, so that an error that fails to build one is reported once.
-    if (instance !== undefined) settings.report(reported, { requestId: instance, status: facts.status, request });
-    return { status: facts.status, headers: responseHeaders, body: head ? undefined : answer.body, payload: answer.payload };
+    if (instance !== undefined) settings.report(reported, { requestId: instance, status, request });
+    return { status, headers: responseHeaders, body: head ? undefined : body, payload };
   } catch (fault) {
-    return lastResort(settings, instance === undefined ? fault : reported, request, instance);
+    // Where nothing should throw (an `Accept` that cannot be read, say): a masked 500 of constants.
+    const requestId = instance ?? newId();
+    settings.report(instance === undefined ? fault : reported, { requestId, status: INTERNAL.status, request });
+    const problem = problemOf(INTERNAL, requestId);
+    return { status: INTERNAL.status, headers: { 'content-type': PROBLEM_JSON }, body: head ? undefined : problem, payload: head ? undefined : JSON.stringify(problem) };
   }
 }
 
-interface ProblemPayload {
-  contentType: string;
-  body: unknown;
-  payload: string | Uint8Array | undefined;
-}
-
-/**
- * The API's own body for a problem, in the format's own media type (it is no problem document);
- * undefined, reported, when `build` throws, gives nothing or gives what the format cannot write.
- */
-function shapedAnswer(settings: Settings, problem: ProblemDetails, format: Serializer, head: boolean, request: ApiRequest, instance: string | undefined): ProblemPayload | undefined {
-  try {
-    const shaped: unknown = settings.problemBody!.build(structuredClone(problem), request);
-    if (shaped === undefined) throw new TypeError('problemBody.build returned undefined');
-    const why = whyUnwritable(shaped);
-    if (why !== undefined) throw new TypeError(`The body problemBody.build returned ${why}`);
-    return { contentType: format.contentType, body: shaped, payload: head ? undefined : payloadOf(format.serialize(shaped), format.type) };
-  } catch (error) {
-    settings.report(error, { requestId: instance ?? `urn:uuid:${globalThis.crypto.randomUUID()}`, status: problem.status, request });
-    return undefined;
-  }
-}
-
-/** The problem itself in the format's problem type; in JSON, reported, when the format's serializer fails. */
-function plainAnswer(settings: Settings, problem: ProblemDetails, format: Serializer, head: boolean, request: ApiRequest, instance: string | undefined): ProblemPayload {
-  const contentType = format.problemType === undefined ? PROBLEM_JSON : `${format.problemType}; charset=utf-8`;
-  if (head) return { contentType, body: problem, payload: undefined };
-  if (format.serializeProblem === undefined) return { contentType, body: problem, payload: JSON.stringify(problem) };
-  try {
-    return { contentType, body: problem, payload: payloadOf(format.serializeProblem(problem), format.problemType ?? format.type) };
-  } catch (error) {
-    settings.report(error, { requestId: instance ?? `urn:uuid:${globalThis.crypto.randomUUID()}`, status: problem.status, request });
-    return { contentType: PROBLEM_JSON, body: problem, payload: JSON.stringify(problem) };
-  }
-}
-
-/**
- * The answer when building a problem answer failed where nothing should (a request whose `Accept`
- * cannot be read, say): a masked 500 made of constants, reported.
- */
-function lastResort(settings: Settings, reported: unknown, request: ApiRequest, given: string | undefined): ApiResponse {
-  const instance = given ?? `urn:uuid:${globalThis.crypto.randomUUID()}`;
-  const problem: ProblemDetails = { type: 'about:blank', title: INTERNAL.title, status: INTERNAL.status, code: INTERNAL.code, instance };
-  settings.report(reported, { requestId: instance, status: INTERNAL.status, request });
-  const head = request.method === 'HEAD';
-  return { status: INTERNAL.status, headers: { 'content-type': PROBLEM_JSON }, body: head ? undefined : problem, payload: head ? undefined : JSON.stringify(problem) };
+function newId(): string {
+  return `urn:uuid:${globalThis.crypto.randomUUID()}`;
 }
 
 /** A success: the policy's status for the operation and its result, `Location` for a create, and the body in the negotiated format. */

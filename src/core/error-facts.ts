@@ -1,4 +1,4 @@
-import { BRAND, type ErrorFacts, type InputIssue, type IssueLocation } from './errors.js';
+import { BRAND, isErrorStatus, type ErrorFacts, type InputIssue, type IssueLocation } from './errors.js';
 import { answerHeader, errorText } from './http.js';
 
 /**
@@ -29,7 +29,7 @@ export function snapshotOf(value: unknown): ErrorFacts | undefined {
   try {
     facts = readFacts(value as Record<string, unknown>);
   } catch {
-    facts = 'reading one of its members threw';
+    facts = 'one of its members threw when read';
   }
   if (typeof facts === 'string') throw new TypeError(`A thrown HttpError cannot be answered, so it is a 500: ${facts}`, { cause: value });
   return facts;
@@ -37,24 +37,19 @@ export function snapshotOf(value: unknown): ErrorFacts | undefined {
 
 /** Each member read once; a string says which one cannot be answered. */
 function readFacts(error: Record<string, unknown>): ErrorFacts | string {
-  const status = error.status;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) return `its status is ${typeof status === 'number' ? status : `a ${typeof status}`}, not a whole number from 400 to 599`;
-  const code = error.code;
-  if (typeof code !== 'string') return 'its code is no string';
-  const expose = error.expose;
-  if (typeof expose !== 'boolean') return 'its expose is no boolean';
+  const { status, code, expose } = error;
+  if (!isErrorStatus(status)) return 'its status is not a whole number from 400 to 599';
+  if (typeof code !== 'string' || typeof expose !== 'boolean') return 'its code is no string, or its expose no boolean';
   const headers = headersOf(error.headers);
   if (typeof headers === 'string') return headers;
   // What an unexposed error would send is not read: it is never sent.
   if (!expose) return { status, code, title: errorText(status), type: 'about:blank', detail: undefined, expose, headers, errors: undefined, omittedErrors: undefined };
-  const { title, type, detail } = error;
-  if (typeof title !== 'string' || typeof type !== 'string') return 'its title or type is no string';
-  if (detail !== undefined && typeof detail !== 'string') return 'its detail is no string';
+  const { title, type, detail, omittedErrors } = error;
   const errors = issuesOf(error.errors);
-  if (typeof errors === 'string') return errors;
-  const omittedErrors = error.omittedErrors;
-  if (omittedErrors !== undefined && (typeof omittedErrors !== 'number' || !Number.isSafeInteger(omittedErrors) || omittedErrors < 0)) return 'its omittedErrors is no whole number';
-  return { status, code, title, type, detail, expose, headers, errors, omittedErrors };
+  if (typeof title !== 'string' || typeof type !== 'string' || (detail !== undefined && typeof detail !== 'string') || errors === null || (omittedErrors !== undefined && !(Number.isSafeInteger(omittedErrors) && (omittedErrors as number) >= 0))) {
+    return 'its title, type, detail, errors or omittedErrors is not of the type an HttpError gives it';
+  }
+  return { status, code, title, type, detail, expose, headers, errors, omittedErrors: omittedErrors as number | undefined };
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -76,35 +71,15 @@ function headersOf(value: unknown): Readonly<Record<string, string>> | string {
   return headers;
 }
 
-/** A copy of an error's issues, each `{ in, pointer, detail }` of strings; a string says what is wrong. */
-function issuesOf(value: unknown): InputIssue[] | undefined | string {
+/** A copy of an error's issues, each `{ in, pointer, detail }` of strings; null when they are anything else. */
+function issuesOf(value: unknown): InputIssue[] | undefined | null {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value)) return 'its errors are no array';
+  if (!Array.isArray(value)) return null;
   const issues: InputIssue[] = [];
   for (const issue of value as unknown[]) {
-    if (typeof issue !== 'object' || issue === null) return 'one of its errors is no object';
-    const { in: location, pointer, detail } = issue as Record<string, unknown>;
-    if (typeof location !== 'string' || typeof pointer !== 'string' || typeof detail !== 'string') return 'one of its errors has an in, pointer or detail that is no string';
+    const { in: location, pointer, detail } = (issue ?? {}) as Record<string, unknown>;
+    if (typeof location !== 'string' || typeof pointer !== 'string' || typeof detail !== 'string') return null;
     issues.push({ in: location as IssueLocation, pointer, detail });
   }
   return issues;
-}
-
-/**
- * The status of a thrown `HttpError`, read once; undefined for any other value, and for a status no
- * `HttpError` can have. For a step that decides by it (a bad token on a public endpoint leaves the
- * caller anonymous), so that a getter cannot answer the check one way and the use another.
- *
- * @example
- * if (statusOf(error) !== 401) throw error;
- */
-export function statusOf(value: unknown): number | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    if ((value as { [BRAND]?: unknown })[BRAND] !== true) return undefined;
-    const status = (value as { status?: unknown }).status;
-    return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -134,16 +134,36 @@ function checkHeaders(headers: Record<string, string>): Record<string, string> {
  * if (isHttpError(error)) console.log(error.status);
  */
 export function isHttpError(value: unknown): value is HttpError {
-  if (typeof value !== 'object' || value === null || (value as { [BRAND]?: unknown })[BRAND] !== true) return false;
-  // The brand is a public Symbol.for: a value that claims it with a status no HttpError can have
-  // (200, NaN, '500') must not be answered as one, or an error could go out with a 2xx.
-  const status = (value as { status?: unknown }).status;
+  return statusOf(value) !== undefined;
+}
+
+/**
+ * The status of an `HttpError`, read once; undefined for any other value, for one that throws when
+ * read, and for a status no `HttpError` can have. The brand is a public `Symbol.for`: a value that
+ * claims it with 200, NaN or '500' must not be answered as one, or an error could go out with a 2xx.
+ *
+ * @example
+ * if (statusOf(error) !== 401) throw error;
+ */
+export function statusOf(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    if ((value as { [BRAND]?: unknown })[BRAND] !== true) return undefined;
+    const status = (value as { status?: unknown }).status;
+    return isErrorStatus(status) ? status : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a status is one an `HttpError` can have: a whole number from 400 to 599. */
+export function isErrorStatus(status: unknown): status is number {
   return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
 }
 
 /**
  * What answering an error reads of it: an `HttpError`'s members, or their copy read once from a
- * thrown value by {@link snapshotOf}.
+ * thrown value (see `snapshotOf`).
  *
  * @example
  * const facts: ErrorFacts = new NotFoundError('No user 7');

@@ -54,7 +54,7 @@ export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): Statu
       continue;
     }
     if (value === undefined) continue;
-    statuses[checkOverride('createStatusPolicy', key, value)] = value as number;
+    statuses[checkOverride(key, value)] = value as number;
   }
   return policyOf(statuses, unacceptable);
 }
@@ -69,59 +69,54 @@ function policyOf(statuses: Record<Outcome, number>, unacceptable: UnacceptableP
   return policy;
 }
 
-function checkOverride(where: string, key: string, value: unknown): Outcome {
+function checkOverride(key: string, value: unknown): Outcome {
   const isSuccess = (SUCCESS_OUTCOMES as readonly string[]).includes(key);
   if (!isSuccess && !(ERROR_OUTCOMES as readonly string[]).includes(key)) {
-    throw new TypeError(`${where}: unknown outcome "${key}"; use one of ${[...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].join(', ')}`);
+    throw new TypeError(`createStatusPolicy: unknown outcome "${key}"; use one of ${[...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES].join(', ')}`);
   }
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 100 || value > 599) {
-    throw new RangeError(`${where}: "${key}" must be an integer status from 100 to 599, got ${typeof value === 'bigint' ? String(value) : JSON.stringify(value)}`);
+    throw new RangeError(`createStatusPolicy: "${key}" must be an integer status from 100 to 599, got ${JSON.stringify(value)}`);
   }
   if (key === 'notModified' && value !== OUTCOMES.notModified.status) {
-    throw new RangeError(`${where}: "notModified" is always 304, got ${value}`);
+    throw new RangeError(`createStatusPolicy: "notModified" is always 304, got ${value}`);
   }
   if (isSuccess && key !== 'notModified' && (value < 200 || value > 299)) {
-    throw new RangeError(`${where}: "${key}" is a success and must be answered with a 2xx status, got ${value}`);
+    throw new RangeError(`createStatusPolicy: "${key}" is a success and must be answered with a 2xx status, got ${value}`);
   }
   if (!isSuccess && value < 400) {
-    throw new RangeError(`${where}: "${key}" is an error and must be answered with a 4xx or 5xx status, got ${value}: an error is never reported as a success`);
+    throw new RangeError(`createStatusPolicy: "${key}" is an error and must be answered with a 4xx or 5xx status, got ${value}: an error is never reported as a success`);
   }
   return key as Outcome;
 }
 
 /**
  * The policy an API answers by. One built by `createStatusPolicy` is used as it is. Any other (from
- * another copy of restcanon, or written by hand) is read once, here: its table checked as
- * `createStatusPolicy` checks overrides (an outcome it does not list keeps its default), its
- * `decide` asked once per outcome and required to agree with the table, and a frozen copy used from
- * then on, so that nothing it answers later can put an error under a 2xx or a status on the wire
- * that is none.
+ * another copy of restcanon, or written by hand) is read once, here: every status of its table
+ * checked (a 2xx for a success, 304 for `notModified`, a 4xx or 5xx for an error; an outcome it does
+ * not list keeps its default), its `decide` required to agree with its table, and a frozen copy used
+ * from then on, so that nothing it answers later can put an error under a 2xx or a status on the
+ * wire that is none. The checks are not those of `createStatusPolicy`, which an API with the default
+ * policy does not load.
  *
  * @example
  * checkedPolicy({ statuses: { ...DEFAULT_STATUSES, notFound: 200 }, unacceptable: 'reject', decide }); // throws
  */
 export function checkedPolicy(policy: unknown): StatusPolicy {
-  if (typeof policy === 'object' && policy !== null && BUILT.has(policy)) return policy as StatusPolicy;
-  const where = 'createApi: "policy"';
-  if (typeof policy !== 'object' || policy === null) throw new TypeError(`${where} must be a status policy: build it with createStatusPolicy()`);
-  const { statuses: table, unacceptable, decide } = policy as Partial<StatusPolicy>;
-  if (typeof table !== 'object' || table === null) throw new TypeError(`${where} has no statuses table: build it with createStatusPolicy()`);
-  if (unacceptable !== 'reject' && unacceptable !== 'json') throw new TypeError(`${where}: "unacceptable" must be 'reject' or 'json', got ${JSON.stringify(unacceptable)}`);
-  const statuses: Record<Outcome, number> = { ...DEFAULT_STATUSES };
-  const listed: Outcome[] = [];
-  for (const outcome of [...SUCCESS_OUTCOMES, ...ERROR_OUTCOMES]) {
-    const status: unknown = (table as Record<string, unknown>)[outcome];
-    if (status === undefined) continue;
-    statuses[checkOverride(where, outcome, status)] = status as number;
-    listed.push(outcome);
+  if (BUILT.has(policy as object)) return policy as StatusPolicy;
+  const { statuses: table, unacceptable, decide } = (policy ?? {}) as Partial<StatusPolicy>;
+  if (typeof table !== 'object' || table === null || (unacceptable !== 'reject' && unacceptable !== 'json')) {
+    throw new TypeError('createApi: "policy" is no status policy (a statuses table, and unacceptable \'reject\' or \'json\'): build it with createStatusPolicy()');
   }
-  if (typeof decide === 'function') {
-    for (const outcome of listed) {
-      const decided: unknown = decide.call(policy, outcome);
-      if (decided !== statuses[outcome]) {
-        throw new TypeError(`${where}: decide("${outcome}") gives ${String(decided)} where its statuses say ${statuses[outcome]}: build the policy with createStatusPolicy()`);
-      }
+  const statuses: Record<Outcome, number> = { ...DEFAULT_STATUSES };
+  for (const outcome of Object.keys(statuses) as Outcome[]) {
+    const status: unknown = table[outcome];
+    if (status === undefined) continue;
+    const [low, high] = outcome === 'notModified' ? [304, 304] : DEFAULT_STATUSES[outcome] < 400 ? [200, 299] : [400, 599];
+    const decided: unknown = typeof decide === 'function' ? decide.call(policy, outcome) : status;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < low || status > high || decided !== status) {
+      throw new TypeError(`createApi: "policy" answers "${outcome}" with ${String(status)}${decided === status ? '' : ` and its decide with ${String(decided)}`}: build it with createStatusPolicy()`);
     }
+    statuses[outcome] = status;
   }
   return policyOf(statuses, unacceptable);
 }

@@ -11,12 +11,12 @@ import {
   MISSING_ITEM,
   isHttpError,
   NotAcceptableError,
+  statusOf,
   UnauthorizedError,
   withoutStack,
   type InputIssue,
 } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
-import { statusOf } from './error-facts.js';
 import type { Serializer } from '../formats/formats.js';
 import { single } from './request.js';
 import { checkCredentials } from './credentials.js';

@@ -11,16 +11,6 @@ const ARRAY_PROTOTYPE = Array.prototype;
 /** How deep the check looks. Deeper than this a value is left to its format, which refuses a cycle. */
 const MAX_DEPTH = 64;
 
-const STREAMS = 'bytes and streams are not supported yet; return data a format can write, such as an object, an array or a string';
-
-/** A value no format can write, and where it is. */
-interface Unwritable {
-  /** A JSON Pointer into the value, `''` for the value itself. */
-  pointer: string;
-  kind: string;
-  advice: string;
-}
-
 /**
  * Why no format can write a value as data, or undefined when one can: bytes (`Uint8Array`, `Buffer`,
  * `ArrayBuffer`, `Blob`), a stream (a Node stream, a `ReadableStream`, an async iterable), a
@@ -29,24 +19,29 @@ interface Unwritable {
  * per object; only an object of another class is looked at more closely.
  *
  * @example
- * whyUnwritable({ user: loadUser() }); // 'holds a promise at #/user: await it before returning it'
+ * whyUnwritable({ user: loadUser() }); // 'holds a promise at #/user: await it'
  */
 export function whyUnwritable(value: unknown): string | undefined {
   const found = unwritable(value, 0);
   if (found === undefined) return undefined;
-  return `${found.pointer === '' ? `is ${found.kind}` : `holds ${found.kind} at #${found.pointer}`}: ${found.advice}`;
+  const [kind, pointer] = found;
+  const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : 'bytes and streams are not supported yet; give data, such as an object, an array or a string';
+  return `${pointer === '' ? 'is' : 'holds'} ${kind}${pointer === '' ? '' : ` at #${pointer}`}: ${advice}`;
 }
 
-function unwritable(value: unknown, depth: number): Unwritable | undefined {
+/** What no format can write, and where: its kind and a JSON Pointer, `''` for the value itself. */
+type Found = [kind: string, pointer: string];
+
+function unwritable(value: unknown, depth: number): Found | undefined {
   const type = typeof value;
-  if (type === 'function') return { pointer: '', kind: 'a function', advice: 'no format can write it; leave it out, or call it' };
-  if (type === 'symbol') return { pointer: '', kind: 'a symbol', advice: 'no format can write it; leave it out, or give its description' };
+  if (type === 'function' || type === 'symbol') return [`a ${type}`, ''];
   if (type !== 'object' || value === null) return undefined;
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== OBJECT_PROTOTYPE && prototype !== ARRAY_PROTOTYPE && prototype !== null) {
+  const plain = prototype === OBJECT_PROTOTYPE || prototype === null;
+  if (!plain && prototype !== ARRAY_PROTOTYPE) {
     if (value instanceof Date) return undefined;
     const kind = kindOf(value as Record<PropertyKey, unknown>);
-    if (kind !== undefined) return kind;
+    if (kind !== undefined) return [kind, ''];
     // A class of the user's with toJSON: the format writes what toJSON gives.
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
   }
@@ -56,39 +51,37 @@ function unwritable(value: unknown, depth: number): Unwritable | undefined {
       const found = memberOf(value[index], depth);
       if (found !== undefined) return within(found, String(index));
     }
-    return undefined;
-  }
-  const keys = Object.keys(value as object);
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    const found = memberOf((value as Record<string, unknown>)[key], depth);
-    if (found !== undefined) return within(found, key);
+  } else if (plain) {
+    // for...in, without the array of keys Object.keys makes; a key it inherits is no member.
+    for (const key in value) {
+      const found = memberOf((value as Record<string, unknown>)[key], depth);
+      if (found !== undefined && Object.hasOwn(value, key)) return within(found, key);
+    }
+  } else {
+    for (const key of Object.keys(value as object)) {
+      const found = memberOf((value as Record<string, unknown>)[key], depth);
+      if (found !== undefined) return within(found, key);
+    }
   }
   return undefined;
 }
 
 /** A member: primitives, the most of any result, without a call. */
-function memberOf(member: unknown, depth: number): Unwritable | undefined {
+function memberOf(member: unknown, depth: number): Found | undefined {
   const type = typeof member;
-  if (type !== 'object' && type !== 'function' && type !== 'symbol') return undefined;
-  return unwritable(member, depth + 1);
+  return type === 'object' || type === 'function' || type === 'symbol' ? unwritable(member, depth + 1) : undefined;
 }
 
-function within(found: Unwritable, key: string): Unwritable {
-  found.pointer = `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}${found.pointer}`;
+function within(found: Found, key: string): Found {
+  found[1] = `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}${found[1]}`;
   return found;
 }
 
 /** Bytes, a stream or a promise: the objects JSON would write as junk. */
-function kindOf(value: Record<PropertyKey, unknown>): Unwritable | undefined {
-  if (typeof value.then === 'function') return { pointer: '', kind: 'a promise', advice: 'await it before returning it' };
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)) {
-    return { pointer: '', kind: 'bytes', advice: STREAMS };
-  }
-  if (typeof Blob === 'function' && value instanceof Blob) return { pointer: '', kind: 'a Blob', advice: STREAMS };
-  if (typeof value.getReader === 'function') return { pointer: '', kind: 'a ReadableStream', advice: STREAMS };
-  if (typeof value.pipe === 'function') return { pointer: '', kind: 'a Node stream', advice: STREAMS };
-  if (typeof value[Symbol.asyncIterator] === 'function') return { pointer: '', kind: 'an async iterable', advice: STREAMS };
+function kindOf(value: Record<PropertyKey, unknown>): string | undefined {
+  if (typeof value.then === 'function') return 'a promise';
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer) || (typeof Blob === 'function' && value instanceof Blob)) return 'bytes';
+  if (typeof value.getReader === 'function' || typeof value.pipe === 'function' || typeof value[Symbol.asyncIterator] === 'function') return 'a stream';
   return undefined;
 }
 

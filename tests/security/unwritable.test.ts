@@ -5,7 +5,10 @@
  * when building the problem body failed, reported once; the process goes on serving. Every value on
  * every path in memory through `api.handle`, and a few of them over every adapter on real servers.
  */
+import http from 'node:http';
 import { Readable } from 'node:stream';
+import express5 from 'express';
+import express4 from 'express4';
 import fastJson from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -30,8 +33,9 @@ import {
 } from '../../src/index.js';
 import { xml } from '../../src/formats/xml.js';
 import { expectProblem } from '../helpers/problem.js';
+import { toExpress } from '../../src/adapters/express.js';
 import { ADAPTER_SETUPS } from './raw-http.js';
-import type { MountedServer } from '../adapters/conformance.js';
+import { listen, type MountedServer } from '../adapters/conformance.js';
 
 /** What `onError` received, in order. */
 type Reports = [error: unknown, info: ErrorInfo][];
@@ -484,10 +488,10 @@ describe('a thrown error is read once, and only what was read is used', () => {
 describe('the status policy is read once, when the API is built', () => {
   const table = createStatusPolicy().statuses;
   it.each([
-    ['a table that answers notFound with 200', { statuses: { ...table, notFound: 200 }, unacceptable: 'reject', decide: (outcome: string) => (outcome === 'notFound' ? 200 : table[outcome as keyof typeof table]) }, /"notFound" is an error/],
-    ['a table that answers read with "200"', { statuses: { ...table, read: '200' }, unacceptable: 'reject', decide: () => 200 }, /"read" must be an integer status/],
-    ['a decide that disagrees with its table', { statuses: table, unacceptable: 'reject', decide: () => 200 }, /decide\("create"\) gives 200 where its statuses say 201/],
-    ['no table', { decide: () => 200 }, /statuses/],
+    ['a table that answers notFound with 200', { statuses: { ...table, notFound: 200 }, unacceptable: 'reject', decide: (outcome: string) => (outcome === 'notFound' ? 200 : table[outcome as keyof typeof table]) }, /"policy" answers "notFound" with 200: build it with createStatusPolicy\(\)/],
+    ['a table that answers read with "200"', { statuses: { ...table, read: '200' }, unacceptable: 'reject', decide: (outcome: string) => (outcome === 'read' ? '200' : table[outcome as keyof typeof table]) }, /"policy" answers "read" with 200: build/],
+    ['a decide that disagrees with its table', { statuses: table, unacceptable: 'reject', decide: () => 200 }, /"policy" answers "create" with 201 and its decide with 200/],
+    ['no table', { decide: () => 200 }, /"policy" is no status policy/],
     ['a policy that is no object', 'strict', /build it with createStatusPolicy/],
   ])('%s is refused by createApi', (_name, policy, message) => {
     expect(() => createApi({ policy: policy as unknown as StatusPolicy, endpoints: [health] })).toThrow(message);
@@ -512,7 +516,7 @@ describe('the status policy is read once, when the API is built', () => {
 
 describe('formats and dates read once', () => {
   it("a format's problemType that could split a header is refused by createApi", () => {
-    expect(() => createApi({ formats: [json, { ...xml, problemType: 'application/problem+xml\r\nx: y' }] })).toThrow(/problemType/);
+    expect(() => createApi({ formats: [json, { ...xml, problemType: 'application/problem+xml\r\nx: y' }] })).toThrow(/"formats" must give a header value of printable ASCII, got "application\/problem\+xml\\r\\nx: y"/);
   });
 
   it('a format whose contentType getter changes after createApi still sends what createApi checked', async () => {
@@ -553,6 +557,56 @@ describe('formats and dates read once', () => {
     ]);
     expectMasked(await api.handle(get('/values')), reports);
   });
+});
+
+describe('what onError returns', () => {
+  it('a rejected promise whose catch and then were replaced is still handled: no unhandled rejection', async () => {
+    const reports: unknown[] = [];
+    const api = createApi({
+      naming: 'off',
+      endpoints: [health, failing],
+      onError: (error) => {
+        reports.push(error);
+        const rejected = Promise.reject(new Error('the log sink is down'));
+        return Object.assign(rejected, {
+          catch: () => {
+            throw new Error('catch was replaced');
+          },
+          then: () => {
+            throw new Error('then was replaced');
+          },
+        }) as never;
+      },
+    });
+    expect((await api.handle(get('/failures'))).status).toBe(500);
+    // An unhandled rejection would fail this test file once the microtasks ran.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(reports).toHaveLength(1);
+    expect((await api.handle(get('/health'))).status).toBe(200);
+  });
+});
+
+describe("Express: the app's own etag fn throws after an answer that had to wait", () => {
+  for (const [name, express] of [['express 5', express5], ['express 4', express4 as unknown as typeof express5]] as const) {
+    it(`${name}: the app's error handler answers, and the server goes on serving`, async () => {
+      const api = createApi({ naming: 'off', endpoints: [health, endpoint('GET', '/slow', { handle: async () => ({ ok: true }) })] });
+      const app = express();
+      app.set('etag', () => {
+        throw new Error('the etag function failed');
+      });
+      app.use(toExpress(api));
+      app.use((_error: unknown, _req: unknown, res: http.ServerResponse, _next: unknown) => res.writeHead(502).end());
+      const server = await listen(http.createServer(app));
+      try {
+        expect((await fetch(`${server.baseUrl}/slow`)).status).toBe(502);
+        expect((await fetch(`${server.baseUrl}/health`)).status).toBe(502);
+        app.set('etag', false);
+        expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });
 
 describe('the report of an undeclared error', () => {
