@@ -578,9 +578,16 @@ describe('what onError returns', () => {
         }) as never;
       },
     });
-    expect((await api.handle(get('/failures'))).status).toBe(500);
-    // An unhandled rejection would fail this test file once the microtasks ran.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      expect((await api.handle(get('/failures'))).status).toBe(500);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(unhandled).toEqual([]);
     expect(reports).toHaveLength(1);
     expect((await api.handle(get('/health'))).status).toBe(200);
   });
