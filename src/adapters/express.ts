@@ -128,8 +128,8 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
     if (fallthrough && !api.matches(request.url)) return next(error);
     request.body = bodyAfter(req, type, (error as { body?: unknown }).body);
     const answer = api.respond(request, ANSWER);
-    if (answer instanceof Promise) answer.then((response) => sendExpressResponse(req, res, response), next);
-    else sendExpressResponse(req, res, answer);
+    if (answer instanceof Promise) answer.then((response) => sendOrNext(req, res, next, response), next);
+    else sendOrNext(req, res, next, answer);
   };
   return [middleware, onParserError];
 }
@@ -194,14 +194,22 @@ class UnreadableBody implements AsyncIterable<Uint8Array> {
 export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): ExpressMiddleware {
   const handle = createEndpointHandler(endpoint, options);
   return (req, res, next) => {
-    handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendExpressResponse(req, res, response), next);
+    handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendOrNext(req, res, next, response), next);
   };
 }
 
-/** The API's response, or the next middleware for a path the API does not know. */
+/**
+ * The API's response, or the next middleware for a path the API does not know. A failure to send it
+ * (the app's own `etag fn` throws, say) goes to the app's error handlers, as a middleware's would:
+ * after an answer that had to wait, it would otherwise be a rejection nobody handles.
+ */
 function sendOrNext(req: ExpressRequest, res: ServerResponse, next: ExpressNext, response: ApiResponse | undefined): void {
-  if (response === undefined) next();
-  else sendExpressResponse(req, res, response);
+  if (response === undefined) return next();
+  try {
+    sendExpressResponse(req, res, response);
+  } catch (error) {
+    next(error);
+  }
 }
 
 /** The app's `etag fn` setting, as Express compiles it from `app.set('etag', ...)` (`false` leaves it out). */

@@ -247,16 +247,17 @@ export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void
  * else sees that response. Before the answer goes out, the rest of the request's body is settled.
  */
 function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>, req: NodeRequest | undefined): void {
-  if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const { payload } = response;
-  if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
-  // A copy: without a payload, sendNodeResponse passes the caller's own headers.
-  if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
   try {
+    if (res.headersSent || res.writableEnded || res.destroyed) return;
+    const { payload } = response;
+    if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
+    // A copy: without a payload, sendNodeResponse passes the caller's own headers.
+    if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
     res.writeHead(response.status, headers);
     res.end(payload);
   } catch {
-    // A header value Node refuses (a control character from a handler's Location, say).
+    // What Node refuses to write must not become an uncaught exception (the listener's promise is
+    // nobody's) nor a socket left open: the connection is closed instead.
     res.destroy();
   }
 }

@@ -1,7 +1,7 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import { isEmptyBodyStatus } from './http.js';
-import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, isHttpError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type HttpError, type ProblemDetails } from './errors.js';
-import { json } from '../formats/formats.js';
+import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type ErrorFacts, type ProblemDetails } from './errors.js';
+import { snapshotOf } from './error-facts.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { OUTCOMES } from './outcomes.js';
 import { applyPolicy } from './policy.js';
@@ -10,8 +10,10 @@ import { single } from './request.js';
 import type { Settings } from './settings.js';
 import { reportAside, type Compiled, type Exchange } from './steps.js';
 import { CACHE_HEADERS, validatorsOf } from './conditions.js';
+import { checkedReply } from './context.js';
 import { linkHeader, pageOf } from './lists.js';
 import { splitUrl } from './request.js';
+import { payloadOf, whyUnwritable } from './writable.js';
 
 /**
  * The answers of a request, the last stop of its walk: a success as the status policy and the
@@ -26,59 +28,103 @@ export function optionsResponse(route: Route<Compiled>, settings: Settings): Api
   return { status: settings.policy.decide('options'), headers: { allow: route.allow }, body: undefined, payload: undefined };
 }
 
+/** What a failure is answered with: the error as the policy moves it, and what `onError` learns of it. */
+export interface Failure {
+  facts: ErrorFacts;
+  reported: unknown;
+}
+
+/** A masked 500: what every value that is no `HttpError`, or cannot be answered as one, is answered with. */
+const INTERNAL: ErrorFacts = snapshotOf(withoutStack(() => new InternalServerError()))!;
+
+const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/**
+ * What a thrown or rejected value is answered with. An `HttpError` is read once (see
+ * {@link snapshotOf}) and moved by the policy; anything else, or an `HttpError` that cannot be
+ * answered as it stands, is a masked 500. Never throws.
+ *
+ * @example
+ * failureOf(settings, new ConflictError()).facts.code; // 'RC_CONFLICT'
+ */
+export function failureOf(settings: Settings, error: unknown): Failure {
+  let facts: ErrorFacts | undefined;
+  try {
+    facts = snapshotOf(error === FORBIDDEN_ITEM ? settings.forbiddenItem : error);
+  } catch (unanswerable) {
+    return { facts: INTERNAL, reported: unanswerable };
+  }
+  return { facts: facts === undefined ? INTERNAL : applyPolicy(settings.policy, facts), reported: error };
+}
+
 /**
  * The one place where a failure, thrown or rejected, becomes a problem response: the status the
- * policy gives it, a body in the format `Accept` asks for, and a report for every 5xx.
+ * policy gives it, a body in the format `Accept` asks for, and a report for every 5xx. Never throws.
  */
 export function failure(settings: Settings, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-  try {
-    if (error === FORBIDDEN_ITEM) return problemAnswer(settings, settings.forbiddenItem, error, request, headers);
-    return problemAnswer(settings, isHttpError(error) ? applyPolicy(settings.policy, error) : new InternalServerError(undefined, { cause: error }), error, request, headers);
-  } catch {
-    // A thrown value that throws when read (a Proxy, a getter) is a server fault like any other.
-    return problemAnswer(settings, new InternalServerError(undefined, { cause: error }), error, request, headers);
-  }
+  return problemAnswer(settings, failureOf(settings, error), request, headers);
 }
 
-function problemAnswer(settings: Settings, httpError: HttpError, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-  const instance = httpError.status >= 500 ? `urn:uuid:${globalThis.crypto.randomUUID()}` : undefined;
-  const problem = problemOf(httpError, instance);
-  const format = settings.negotiator.problem(single(headers.accept));
-  // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
-  const responseHeaders: Record<string, string> = Object.assign({}, httpError.headers);
-  // A 401 without a challenge of its own (a handler's `new UnauthorizedError()`, an `HttpError(401)`) carries the API's.
-  if (httpError.status === OUTCOMES.unauthorized.status && (responseHeaders['www-authenticate'] ?? DEFAULT_CHALLENGE) === DEFAULT_CHALLENGE) {
-    responseHeaders['www-authenticate'] = settings.challenge;
-  }
-  responseHeaders['content-type'] = `${format.problemType ?? 'application/problem+json'}; charset=utf-8`;
-  if (settings.vary) responseHeaders.vary = 'Accept';
+/**
+ * The problem response of a failure. A body that cannot be built (`problemBody.build` throws, gives
+ * nothing or what no format writes; a format's serializer throws or gives no string or bytes) is
+ * reported, and the plain problem goes out instead, in JSON when the format failed. Never throws.
+ */
+export function problemAnswer(settings: Settings, { facts, reported }: Failure, request: ApiRequest, headers: HeaderRecord): ApiResponse {
+  const { status } = facts;
+  const instance = status >= 500 ? newId() : undefined;
   const head = request.method === 'HEAD';
-  // The API's own body is no problem document: it goes out in the format's own media type.
-  const shaped = settings.problemBody === undefined ? undefined : shapedProblem(settings, problem, request);
-  let body: unknown = problem;
-  let payload: string | Uint8Array | undefined;
-  if (shaped === undefined) {
-    payload = head ? undefined : (format.serializeProblem ?? json.serializeProblem!)(problem);
-  } else {
-    body = shaped;
-    responseHeaders['content-type'] = format.contentType;
-    payload = head ? undefined : format.serialize(shaped);
+  try {
+    const problem = problemOf(facts, instance);
+    const format = settings.negotiator.problem(single(headers.accept));
+    // A copy then an assignment, not `{ ...headers, key }`: in V8 a spread followed by a new key is slower.
+    const responseHeaders: Record<string, string> = Object.assign({}, facts.headers);
+    // A 401 without a challenge of its own (a handler's `new UnauthorizedError()`, an `HttpError(401)`) carries the API's.
+    if (status === OUTCOMES.unauthorized.status && (responseHeaders['www-authenticate'] ?? DEFAULT_CHALLENGE) === DEFAULT_CHALLENGE) {
+      responseHeaders['www-authenticate'] = settings.challenge;
+    }
+    if (settings.vary) responseHeaders.vary = 'Accept';
+    let body: unknown = problem;
+    let payload: string | Uint8Array | undefined;
+    let contentType: string | undefined;
+    // The API's own body is no problem document: it goes out in the format's own media type.
+    if (settings.problemBody !== undefined) {
+      try {
+        const shaped: unknown = settings.problemBody.build(structuredClone(problem), request);
+        const why = shaped === undefined ? 'is undefined' : whyUnwritable(shaped);
+        if (why !== undefined) throw new TypeError(`The body problemBody.build returned ${why}`);
+        payload = head ? undefined : payloadOf(format.serialize(shaped), format.type);
+        body = shaped;
+        contentType = format.contentType;
+      } catch (error) {
+        settings.report(error, { requestId: instance ?? newId(), status, request });
+      }
+    }
+    if (contentType === undefined) {
+      contentType = format.problemType === undefined ? PROBLEM_JSON : `${format.problemType}; charset=utf-8`;
+      try {
+        payload = head ? undefined : format.serializeProblem === undefined ? JSON.stringify(problem) : payloadOf(format.serializeProblem(problem), contentType);
+      } catch (error) {
+        settings.report(error, { requestId: instance ?? newId(), status, request });
+        contentType = PROBLEM_JSON;
+        payload = JSON.stringify(problem);
+      }
+    }
+    responseHeaders['content-type'] = contentType;
+    // Reported once the answer is built, so that an error that fails to build one is reported once.
+    if (instance !== undefined) settings.report(reported, { requestId: instance, status, request });
+    return { status, headers: responseHeaders, body: head ? undefined : body, payload };
+  } catch (fault) {
+    // Where nothing should throw (an `Accept` that cannot be read, say): a masked 500 of constants.
+    const requestId = instance ?? newId();
+    settings.report(instance === undefined ? fault : reported, { requestId, status: INTERNAL.status, request });
+    const problem = problemOf(INTERNAL, requestId);
+    return { status: INTERNAL.status, headers: { 'content-type': PROBLEM_JSON }, body: head ? undefined : problem, payload: head ? undefined : JSON.stringify(problem) };
   }
-  // Reported once the answer is built, so that an error that fails to build one is reported once.
-  if (instance !== undefined) settings.report(error, { requestId: instance, status: httpError.status, request });
-  return { status: httpError.status, headers: responseHeaders, body: head ? undefined : body, payload };
 }
 
-/** The API's body for a problem; undefined, reported, when `build` throws or gives nothing: the problem is sent instead. */
-function shapedProblem(settings: Settings, problem: ProblemDetails, request: ApiRequest): unknown {
-  try {
-    const shaped = settings.problemBody!.build(structuredClone(problem), request);
-    if (shaped !== undefined) return shaped;
-    throw new TypeError('problemBody.build returned undefined');
-  } catch (error) {
-    settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status: problem.status, request });
-    return undefined;
-  }
+function newId(): string {
+  return `urn:uuid:${globalThis.crypto.randomUUID()}`;
 }
 
 /** A success: the policy's status for the operation and its result, `Location` for a create, and the body in the negotiated format. */
@@ -91,8 +137,8 @@ export function succeed(exchange: Exchange): ApiResponse {
   // A handler that chose its outcome said what happened: nothing is then that outcome without a body.
   if (compiled.item && ((missing && ctx.reply?.outcome === undefined) || (operation === 'remove' && result === false))) throw MISSING_ITEM;
   // What the handler set comes first: the headers restcanon sets below win over its own.
-  const { reply } = ctx;
-  const headers: Record<string, string> = reply === undefined ? {} : Object.assign({}, reply.headers);
+  const reply = ctx.reply === undefined ? undefined : checkedReply(ctx.reply, compiled.choices);
+  const headers: Record<string, string> = reply === undefined ? {} : reply.headers;
   if (settings.vary) headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
   let status: number;
   let body: unknown = result;
@@ -122,9 +168,12 @@ export function succeed(exchange: Exchange): ApiResponse {
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
+  // Before the response schema cuts it: cut, a stream would go out as the plain object of its fields.
+  const why = whyUnwritable(body);
+  if (why !== undefined) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} ${why}`);
   if (compiled.project !== undefined) body = compiled.project(body);
   const { format } = exchange;
-  const payload = compiled.stringify !== undefined && format.type === 'application/json' ? compiled.stringify(body) : format.serialize(body);
+  const payload = compiled.stringify !== undefined && format.type === 'application/json' ? payloadOf(compiled.stringify(body), 'compiled application/json') : payloadOf(format.serialize(body), format.type);
   headers['content-type'] = format.contentType;
   return { status, headers, body, payload };
 }
@@ -139,8 +188,11 @@ const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'up
 function notModified(exchange: Exchange): ApiResponse {
   const headers: Record<string, string> = {};
   // What the handler set that a 200 would carry and RFC 9110 section 15.4.5 asks of a 304 (a read that loaded the item set them).
-  const set = exchange.ctx.reply?.headers;
-  if (set !== undefined) for (const name of CACHE_HEADERS) if (set[name] !== undefined) headers[name] = set[name];
+  const { reply } = exchange.ctx;
+  if (reply !== undefined) {
+    const set = checkedReply(reply, exchange.compiled.choices).headers;
+    for (const name of CACHE_HEADERS) if (set[name] !== undefined) headers[name] = set[name];
+  }
   if (exchange.settings.vary) headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
   addValidators(exchange, exchange.item, headers, true);
   return { status: exchange.settings.policy.decide('notModified'), headers, body: undefined, payload: undefined };

@@ -32,6 +32,9 @@ export interface WireValidators {
 /** What a request's preconditions decide: go on, or answer 304 (a GET or HEAD whose copy is current). */
 export type Verdict = 'proceed' | 'notModified';
 
+const DATE_TIME = Date.prototype.getTime;
+const DATE_UTC = Date.prototype.toUTCString;
+
 // Visible ASCII only: RFC 9110 also admits obs-text, which clients and servers encode differently, so such a tag never matches.
 const QUOTED = /^(?:W\/)?"[\x21\x23-\x7E]*"$/;
 const OPAQUE = /^[\x21\x23-\x7E]*$/;
@@ -56,9 +59,12 @@ export function validatorsOf(validators: Validators, item: unknown): WireValidat
   }
   if (validators.lastModified !== undefined) {
     const date: unknown = validators.lastModified(item);
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw new TypeError(`lastModified returned ${date instanceof Date ? 'an invalid Date' : typeof date}; return a valid Date`);
-    seconds = Math.floor(date.getTime() / 1000);
-    lastModified = date.toUTCString();
+    if (!(date instanceof Date)) throw new TypeError(`lastModified returned ${typeof date}; return a valid Date`);
+    // Date's own methods: a date whose getTime or toUTCString was replaced cannot put its own text in the header.
+    const time = DATE_TIME.call(date);
+    if (Number.isNaN(time)) throw new TypeError('lastModified returned an invalid Date; return a valid Date');
+    seconds = Math.floor(time / 1000);
+    lastModified = DATE_UTC.call(date);
   }
   return { etag, lastModified, seconds };
 }

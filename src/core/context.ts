@@ -1,15 +1,12 @@
 import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Reply, ChosenOutcome } from './endpoint.js';
-import { checkHeader } from './http.js';
+import { answerHeader } from './http.js';
 
 /**
  * The context a handler receives, as one class: what `ctx.set` and `ctx.outcome` record lives on
  * the context itself, and their code on the prototype, so that a request allocates nothing for them
  * until a handler uses them.
  */
-
-/** Headers a handler may not set: the answer's framing, its media type and its coding are restcanon's (it writes the body as it is). */
-const RESERVED = new Set(['content-type', 'content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection']);
 
 export class RequestContext {
   params: unknown;
@@ -42,10 +39,7 @@ export class RequestContext {
   }
 
   set(name: string, value: string): void {
-    checkHeader('ctx.set', name, value);
-    const lower = name.toLowerCase();
-    if (RESERVED.has(lower)) throw new TypeError(`ctx.set: "${lower}" is set by restcanon, not by a handler`);
-    if (lower.startsWith('access-control-')) throw new TypeError(`ctx.set: "${lower}" is a CORS grant, which the API's "cors" option gives`);
+    const lower = answerHeader('ctx.set', name, value);
     (this.reply ??= { headers: {}, outcome: undefined }).headers[lower] = value;
   }
 
@@ -67,4 +61,27 @@ export class RequestContext {
  */
 export function contextWith<Ctx extends object>(ctx: Ctx, changes: Partial<Ctx>): Ctx {
   return Object.assign(Object.create(Object.getPrototypeOf(ctx) as object | null) as Ctx, ctx, { reply: undefined }, changes);
+}
+
+/**
+ * What a handler recorded for its answer, read once and checked again as the answer reads it: a
+ * handler can write to `ctx.reply` directly, past the checks of `set` and `outcome`. A header that
+ * `set` would refuse, or an outcome the endpoint may not choose, throws a `TypeError`.
+ *
+ * @example
+ * const { headers, outcome } = checkedReply(ctx.reply, compiled.choices);
+ */
+export function checkedReply(reply: unknown, choices: ReadonlySet<string>): Reply {
+  if (typeof reply !== 'object' || reply === null) throw new TypeError('ctx.reply: a handler replaced it with something that is no object; use ctx.set and ctx.outcome');
+  const { headers: given, outcome } = reply as Partial<Reply>;
+  if (outcome !== undefined && !choices.has(outcome)) {
+    throw new TypeError(`ctx.reply: the outcome "${String(outcome)}" is not one of this endpoint's; declare it in "outcomes" and choose it with ctx.outcome`);
+  }
+  if (typeof given !== 'object' || given === null) throw new TypeError('ctx.reply: its headers are no object; use ctx.set');
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(given)) {
+    const value: unknown = given[name];
+    headers[answerHeader('ctx.reply', name, value)] = value as string;
+  }
+  return { headers, outcome };
 }

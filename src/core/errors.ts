@@ -1,8 +1,9 @@
 import type { ErrorCode } from './error-codes.js';
-import { checkHeader, errorText } from './http.js';
+import { answerHeader, errorText } from './http.js';
 import { codeOfStatus, OUTCOMES, type ErrorOutcome } from './outcomes.js';
 
-const BRAND = Symbol.for('restcanon.HttpError');
+/** The brand of every `HttpError`, whichever copy of restcanon built it. */
+export const BRAND = Symbol.for('restcanon.HttpError');
 
 /** The `WWW-Authenticate` challenge of a 401 when neither the error nor the API names another. */
 export const DEFAULT_CHALLENGE = 'Bearer realm="api"';
@@ -118,10 +119,10 @@ Object.defineProperty(HttpError.prototype, BRAND, { value: true });
 
 /**
  * The headers of an error, refused where the error is built when one could split the response or
- * make the server drop it (see {@link checkHeader}).
+ * make the server drop it, or is one a handler may not set either (see {@link answerHeader}).
  */
 function checkHeaders(headers: Record<string, string>): Record<string, string> {
-  for (const name of Object.keys(headers)) checkHeader('HttpError', name, headers[name]);
+  for (const name of Object.keys(headers)) answerHeader('HttpError', name, headers[name]);
   return headers;
 }
 
@@ -133,11 +134,50 @@ function checkHeaders(headers: Record<string, string>): Record<string, string> {
  * if (isHttpError(error)) console.log(error.status);
  */
 export function isHttpError(value: unknown): value is HttpError {
-  if (typeof value !== 'object' || value === null || (value as { [BRAND]?: unknown })[BRAND] !== true) return false;
-  // The brand is a public Symbol.for: a value that claims it with a status no HttpError can have
-  // (200, NaN, '500') must not be answered as one, or an error could go out with a 2xx.
-  const status = (value as { status?: unknown }).status;
+  return statusOf(value) !== undefined;
+}
+
+/**
+ * The status of an `HttpError`, read once; undefined for any other value, for one that throws when
+ * read, and for a status no `HttpError` can have. The brand is a public `Symbol.for`: a value that
+ * claims it with 200, NaN or '500' must not be answered as one, or an error could go out with a 2xx.
+ *
+ * @example
+ * if (statusOf(error) !== 401) throw error;
+ */
+export function statusOf(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    if ((value as { [BRAND]?: unknown })[BRAND] !== true) return undefined;
+    const status = (value as { status?: unknown }).status;
+    return isErrorStatus(status) ? status : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a status is one an `HttpError` can have: a whole number from 400 to 599. */
+export function isErrorStatus(status: unknown): status is number {
   return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599;
+}
+
+/**
+ * What answering an error reads of it: an `HttpError`'s members, or their copy read once from a
+ * thrown value (see `snapshotOf`).
+ *
+ * @example
+ * const facts: ErrorFacts = new NotFoundError('No user 7');
+ */
+export interface ErrorFacts {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly type: string;
+  readonly detail: string | undefined;
+  readonly expose: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly errors: readonly InputIssue[] | undefined;
+  readonly omittedErrors: number | undefined;
 }
 
 /**
@@ -146,7 +186,7 @@ export function isHttpError(value: unknown): value is HttpError {
  * @example
  * problemOf(new ForbiddenError()); // { type: 'about:blank', title: 'Forbidden', status: 403, code: 'RC_FORBIDDEN' }
  */
-export function problemOf(error: HttpError, instance?: string): ProblemDetails {
+export function problemOf(error: ErrorFacts, instance?: string): ProblemDetails {
   const problem: ProblemDetails = error.expose
     ? { type: error.type, title: error.title, status: error.status, code: error.code }
     : { type: 'about:blank', title: errorText(error.status), status: error.status, code: codeOfStatus(error.status) };

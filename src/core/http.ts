@@ -127,7 +127,8 @@ const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
  * checkHeader('ctx.set', 'x-total-count', '42');
  */
 export function checkHeader(where: string, name: string, value: unknown): void {
-  if (!HEADER_NAME.test(name)) throw new TypeError(`${where}: ${JSON.stringify(name)} is not a valid header name`);
+  // A name that is no string could pass the test as its String() and be something else where it is used.
+  if (typeof name !== 'string' || !HEADER_NAME.test(name)) throw new TypeError(`${where}: ${typeof name === 'string' ? JSON.stringify(name) : `a ${typeof name}`} is not a valid header name`);
   if (typeof value !== 'string' || !isHeaderValue(value)) throw new TypeError(`${where}: the value of header "${name}" must be a string without control characters or characters beyond Latin-1`);
 }
 
@@ -137,4 +138,23 @@ function isHeaderValue(value: string): boolean {
     if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;
   }
   return true;
+}
+
+/** Headers that code outside restcanon may not give an answer: its framing and its media type are restcanon's. */
+const RESERVED_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-connection']);
+
+/**
+ * Checks a header that a handler (`ctx.set`) or a thrown error gives an answer, as {@link checkHeader}
+ * does, and gives its name in lower case. Refused besides: the headers that frame the answer or name
+ * its media type, and the CORS grants, which only the API's `cors` option gives.
+ *
+ * @example
+ * answerHeader('ctx.set', 'X-Total-Count', '42'); // 'x-total-count'
+ */
+export function answerHeader(where: string, name: string, value: unknown): string {
+  checkHeader(where, name, value);
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower)) throw new TypeError(`${where}: "${lower}" is set by restcanon, not by a handler`);
+  if (lower.startsWith('access-control-')) throw new TypeError(`${where}: "${lower}" is a CORS grant, which the API's "cors" option gives`);
+  return lower;
 }

@@ -1,6 +1,7 @@
-import { DEFAULT_CHALLENGE, HttpError, type HttpErrorOptions } from './errors.js';
+import { DEFAULT_CHALLENGE, type ErrorFacts } from './errors.js';
+import { errorText } from './http.js';
 import { checkOptions } from './options.js';
-import { DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, outcomeOfError, OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type OutcomeRow, type SuccessOutcome } from './outcomes.js';
+import { codeOfStatus, DEFAULT_STATUSES, ERROR_BY_STATUS, ERROR_OUTCOMES, outcomeOfError, OUTCOMES, SUCCESS_OUTCOMES, type Outcome, type OutcomeRow, type SuccessOutcome } from './outcomes.js';
 
 /**
  * The operation an endpoint performs. It decides the success status and what an `undefined` result
@@ -58,9 +59,14 @@ export function createStatusPolicy(overrides: StatusPolicyOverrides = {}): Statu
   return policyOf(statuses, unacceptable);
 }
 
+/** The policies this copy of restcanon built: their tables were checked, and they are frozen. */
+const BUILT = new WeakSet<object>();
+
 function policyOf(statuses: Record<Outcome, number>, unacceptable: UnacceptablePolicy): StatusPolicy {
   Object.freeze(statuses);
-  return Object.freeze({ statuses, unacceptable, decide: (outcome: Outcome) => statuses[outcome] });
+  const policy: StatusPolicy = Object.freeze({ statuses, unacceptable, decide: (outcome: Outcome) => statuses[outcome] });
+  BUILT.add(policy);
+  return policy;
 }
 
 function checkOverride(key: string, value: unknown): Outcome {
@@ -84,6 +90,38 @@ function checkOverride(key: string, value: unknown): Outcome {
 }
 
 /**
+ * The policy an API answers by. One built by `createStatusPolicy` is used as it is. Any other (from
+ * another copy of restcanon, or written by hand) is read once, here: every status of its table
+ * checked (a 2xx for a success, 304 for `notModified`, a 4xx or 5xx for an error; an outcome it does
+ * not list keeps its default), its `decide` required to agree with its table, and a frozen copy used
+ * from then on, so that nothing it answers later can put an error under a 2xx or a status on the
+ * wire that is none. The checks are not those of `createStatusPolicy`, which an API with the default
+ * policy does not load.
+ *
+ * @example
+ * checkedPolicy({ statuses: { ...DEFAULT_STATUSES, notFound: 200 }, unacceptable: 'reject', decide }); // throws
+ */
+export function checkedPolicy(policy: unknown): StatusPolicy {
+  if (BUILT.has(policy as object)) return policy as StatusPolicy;
+  const { statuses: table, unacceptable, decide } = (policy ?? {}) as Partial<StatusPolicy>;
+  if (typeof table !== 'object' || table === null || (unacceptable !== 'reject' && unacceptable !== 'json')) {
+    throw new TypeError('createApi: "policy" is no status policy (a statuses table, and unacceptable \'reject\' or \'json\'): build it with createStatusPolicy()');
+  }
+  const statuses: Record<Outcome, number> = { ...DEFAULT_STATUSES };
+  for (const outcome of Object.keys(statuses) as Outcome[]) {
+    const status: unknown = table[outcome];
+    if (status === undefined) continue;
+    const [low, high] = outcome === 'notModified' ? [304, 304] : DEFAULT_STATUSES[outcome] < 400 ? [200, 299] : [400, 599];
+    const decided: unknown = typeof decide === 'function' ? decide.call(policy, outcome) : status;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < low || status > high || decided !== status) {
+      throw new TypeError(`createApi: "policy" answers "${outcome}" with ${String(status)}${decided === status ? '' : ` and its decide with ${String(decided)}`}: build it with createStatusPolicy()`);
+    }
+    statuses[outcome] = status;
+  }
+  return policyOf(statuses, unacceptable);
+}
+
+/**
  * The policy with every default: `createStatusPolicy()` without the checks of overrides, so that an
  * API that keeps the defaults does not load them.
  */
@@ -98,19 +136,28 @@ export const DEFAULT_POLICY: StatusPolicy = policyOf({ ...DEFAULT_STATUSES }, 'r
  * @example
  * applyPolicy(createStatusPolicy({ forbidden: 404 }), new ForbiddenError()).status; // 404
  */
-export function applyPolicy(policy: StatusPolicy, error: HttpError): HttpError {
+export function applyPolicy(policy: StatusPolicy, error: ErrorFacts): ErrorFacts {
   const outcome = outcomeOfError(error);
   if (outcome === undefined) return error;
   const status = policy.statuses[outcome];
   if (status === error.status) return error;
   const replacement = ERROR_BY_STATUS.get(status);
   const challenge = replacement === 'unauthorized' ? { 'www-authenticate': error.headers['www-authenticate'] ?? DEFAULT_CHALLENGE } : undefined;
-  if ((OUTCOMES[outcome] as OutcomeRow).conceals === true) return new HttpError(status, { headers: challenge ?? {}, cause: error });
-  const options: HttpErrorOptions = { code: error.code, expose: error.expose, headers: { ...error.headers, ...challenge }, cause: error };
-  if (error.detail !== undefined) options.detail = error.detail;
-  if (error.errors !== undefined) options.errors = [...error.errors];
-  if (error.omittedErrors !== undefined) options.omittedErrors = error.omittedErrors;
+  const title = errorText(status);
+  if ((OUTCOMES[outcome] as OutcomeRow).conceals === true) {
+    return { status, code: codeOfStatus(status), title, type: 'about:blank', detail: undefined, expose: status < 500, headers: challenge ?? {}, errors: undefined, omittedErrors: undefined };
+  }
   // A type of its own names the problem whatever its status; `about:blank` takes the new status's title.
-  if (error.type !== 'about:blank') Object.assign(options, { type: error.type, title: error.title });
-  return new HttpError(status, options);
+  const own = error.type !== 'about:blank';
+  return {
+    status,
+    code: error.code,
+    title: own ? error.title : title,
+    type: error.type,
+    detail: error.detail,
+    expose: error.expose,
+    headers: challenge === undefined ? error.headers : { ...error.headers, ...challenge },
+    errors: error.errors,
+    omittedErrors: error.omittedErrors,
+  };
 }

@@ -3,7 +3,7 @@ import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
 import { RequestContext } from './context.js';
 import { readsBody, type AnyContext, type Endpoint } from './endpoint.js';
-import { failure, succeed } from './answers.js';
+import { failure, failureOf, problemAnswer, succeed } from './answers.js';
 import { HttpError, withoutStack } from './errors.js';
 import { json } from '../formats/formats.js';
 import { joinPaths } from './path.js';
@@ -49,14 +49,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
    * its documentation can be completed; the client's answer is the same either way.
    */
   function failEndpoint(error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled): ApiResponse {
-    const response = failure(settings, error, request, headers);
+    const answered = failureOf(settings, error);
+    const response = problemAnswer(settings, answered, request, headers);
     const { status } = response;
     if (settings.development && status < 500 && !compiled.statuses.has(status) && !compiled.undeclared.has(status)) {
       compiled.undeclared.add(status);
       const { method, path } = compiled.endpoint;
-      const code = (response.body as { code?: unknown } | undefined)?.code;
+      // The error's own code: the body may be the API's own (`problemBody`), without one.
+      const { code } = answered.facts;
       settings.report(
-        new Error(`${method} ${path} answered ${status} (${String(code)}), which it does not declare: add it to the endpoint's "errors" so that its documentation lists it`),
+        new Error(`${method} ${path} answered ${status} (${code}), which it does not declare: add it to the endpoint's "errors" so that its documentation lists it`),
         { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status, request },
       );
     }

@@ -5,7 +5,7 @@ import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError, type P
 import { checkFunction, checkOptions } from './options.js';
 import { checkSchema, type StandardSchema } from './standard-schema.js';
 import { createNegotiator, json, type Serializer } from '../formats/formats.js';
-import { applyPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
+import { checkedPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import { splitUrl } from './request.js';
 import type { Deadlines, Timed } from './deadlines.js';
 
@@ -96,7 +96,7 @@ export interface Settings {
   report: (error: unknown, info: ErrorInfo) => void;
   timeout: number | undefined;
   serializerCompiler: RuntimeOptions['serializerCompiler'];
-  /** Someone else's item as the policy answers it: the very error of a missing item when `forbidden` is 404. */
+  /** What someone else's item is answered as: the very error of a missing item when the policy answers both 404. */
   forbiddenItem: HttpError;
   /** The deadlines of running requests, unless `timeout: false`. */
   deadlines: Deadlines<Timed> | undefined;
@@ -122,6 +122,17 @@ function checkHeaderValue(name: string, value: unknown): string {
     throw new TypeError(`createApi: "${name}" must give a header value of printable ASCII, got ${JSON.stringify(value)}`);
   }
   return value;
+}
+
+/**
+ * A format as the API uses it: its media types read once and checked here, so that what goes into
+ * `Content-Type` is what was checked. The copy inherits the rest from the format, methods and all.
+ */
+function checkedFormat(format: Serializer): Serializer {
+  const { type, contentType, problemType } = format ?? {};
+  checkHeaderValue('formats', contentType);
+  if (problemType !== undefined) checkHeaderValue('formats', problemType);
+  return Object.create(format, { type: { value: type }, contentType: { value: contentType }, problemType: { value: problemType } }) as Serializer;
 }
 
 function checkProblemBody(value: ProblemBody | undefined): ProblemBody | undefined {
@@ -165,18 +176,21 @@ export function createSettings(options: RuntimeOptions): Settings {
   checkFunction(options.serializerCompiler, 'createApi: "serializerCompiler"', '(schema) => (value) => string');
   const formats = options.formats ?? [json];
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
+  const served = formats.map(checkedFormat);
   const onError = options.onError;
   function report(error: unknown, info: ErrorInfo): void {
     if (onError === undefined) return logError(error, info);
     try {
+      const returned: unknown = onError(error, info);
       // An async onError returns a promise: its rejection must not become an unhandled one either.
-      void Promise.resolve(onError(error, info) as unknown).catch(() => {});
+      // Promise's own `then`, so that a promise whose `catch` or `then` was replaced is handled all the same.
+      if (returned !== undefined) PROMISE_THEN.call(returned instanceof Promise ? returned : Promise.resolve(returned), undefined, ignore);
     } catch {
       // A failing logger must not turn one error into a crash or change what the client gets.
     }
   }
-  const policy = options.policy ?? DEFAULT_POLICY;
-  const hiddenForbidden = applyPolicy(policy, FORBIDDEN_ITEM);
+  const policy = options.policy === undefined ? DEFAULT_POLICY : checkedPolicy(options.policy);
+  const { forbidden, notFound } = policy.statuses;
   const settings: Settings = {
     problemBody: checkProblemBody(options.problemBody),
     authenticate: options.authenticate,
@@ -186,15 +200,19 @@ export function createSettings(options: RuntimeOptions): Settings {
     maxDepth: checkLimit('maxDepth', options.maxDepth, DEFAULT_DEPTH),
     bodyLimit: checkLimit('bodyLimit', options.bodyLimit, ONE_MEBIBYTE),
     formats,
-    negotiator: createNegotiator(formats),
+    negotiator: createNegotiator(served),
     vary: formats.length > 1,
     report,
     timeout: options.timeout === false ? undefined : checkTimeout(options.timeout),
     serializerCompiler: options.serializerCompiler,
-    forbiddenItem: hiddenForbidden.status === MISSING_ITEM.status && hiddenForbidden !== FORBIDDEN_ITEM ? MISSING_ITEM : hiddenForbidden,
+    // With both at 404, someone else's item is answered by the missing item's own error, on the same path.
+    forbiddenItem: forbidden === MISSING_ITEM.status && notFound === MISSING_ITEM.status ? MISSING_ITEM : FORBIDDEN_ITEM,
     deadlines: undefined,
     development: (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV !== 'production',
   };
-  for (const format of formats) checkHeaderValue('formats', format?.contentType);
   return settings;
 }
+
+const PROMISE_THEN = Promise.prototype.then;
+
+function ignore(): void {}

@@ -11,6 +11,7 @@ import {
   MISSING_ITEM,
   isHttpError,
   NotAcceptableError,
+  statusOf,
   UnauthorizedError,
   withoutStack,
   type InputIssue,
@@ -342,7 +343,7 @@ async function authenticateCaller({ settings, ctx, compiled, headers }: Exchange
   try {
     ctx.principal = callerOf(await settings.authenticate!(ctx.request));
   } catch (error) {
-    if (!isHttpError(error) || error.status !== OUTCOMES.unauthorized.status) throw error;
+    if (statusOf(error) !== OUTCOMES.unauthorized.status) throw error;
     // A bad token on a public endpoint leaves the caller anonymous; anywhere else it is the 401 it says.
     if (isPublic) return;
     throw error;
@@ -401,7 +402,7 @@ function refuseBody(exchange: Exchange): Promise<void> | undefined {
     return undefined;
   }
   return readBody(body, 0).then(ignore, (error: unknown) => {
-    throw isHttpError(error) && error.status === OUTCOMES.payloadTooLarge.status ? UNEXPECTED_BODY : error;
+    throw statusOf(error) === OUTCOMES.payloadTooLarge.status ? UNEXPECTED_BODY : error;
   });
 }
 

@@ -7,6 +7,7 @@ import {
   ForbiddenError,
   HttpError,
   NotFoundError,
+  problemOf,
   SUCCESS_OUTCOMES,
   UnauthorizedError,
 } from '../../src/index.js';
@@ -88,7 +89,7 @@ describe('applyPolicy', () => {
   it('turns a 403 into a 404 that says nothing of the original', () => {
     const mapped = applyPolicy(createStatusPolicy({ forbidden: 404 }), new ForbiddenError('This order belongs to user 2'));
     expect(mapped.status).toBe(404);
-    expect(mapped.toProblem()).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' });
+    expect(problemOf(mapped)).toEqual({ type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND' });
   });
 
   it('keeps a challenge when another outcome is mapped to 401', () => {
