@@ -91,6 +91,8 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
     if (settings.problemBody !== undefined) {
       try {
         const shaped: unknown = settings.problemBody.build(structuredClone(problem), request);
+        // An async build is refused below; its rejection must not end the process as an unhandled one.
+        if (shaped instanceof Promise) PROMISE_THEN.call(shaped, undefined, ignore);
         const why = shaped === undefined ? 'is undefined' : whyUnwritable(shaped);
         if (why !== undefined) throw new TypeError(`The body problemBody.build returned ${why}`);
         payload = head ? undefined : payloadOf(format.serialize(shaped), format.type);
@@ -268,15 +270,15 @@ function defaultLocation(exchange: Exchange, result: unknown): string | undefine
     reportAside(exchange, error);
     return undefined;
   }
-  if (!isUrlPart(id)) {
-    const what = id === undefined || id === null ? String(id) : typeof id === 'object' ? 'an object' : `a ${typeof id}`;
+  if (!isUrlPart(id) || !isSegment(id)) {
+    const what = id === undefined || id === null || typeof id === 'number' ? String(id) : typeof id === 'string' ? JSON.stringify(id) : typeof id === 'object' ? 'an object' : `a ${typeof id}`;
     const source = endpoint.locationId !== undefined ? `its "idOf" gave ${what}` : id === undefined ? 'the created item has no "id"' : `the created item's "id" is ${what}`;
     reportAside(exchange, new TypeError(`${endpoint.method} ${endpoint.path}: ${source}, so the 201 has no Location: give a string or number id, with the collection's "idOf" or the endpoint's "location"`));
     return undefined;
   }
   const values: Record<string, unknown> = Object.assign({}, exchange.rawParams);
   // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
-  for (const [name, value] of Object.entries(ctx.params as object)) if (isUrlPart(value)) values[name] = value;
+  for (const [name, value] of Object.entries(ctx.params as object)) if (isUrlPart(value) && isSegment(value)) values[name] = value;
   values.id = id;
   return publicPath(ctx.request, buildPath(compiled.itemTemplate, values));
 }
@@ -284,3 +286,15 @@ function defaultLocation(exchange: Exchange, result: unknown): string | undefine
 function isUrlPart(value: unknown): value is string | number | bigint {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint';
 }
+
+/**
+ * Whether an id names one item as a path segment: `''`, `.` and `..` do not (every URL parser reads
+ * `/articles/..` as `/`, and `/articles/.` as the collection), nor `NaN` or `Infinity`.
+ */
+function isSegment(id: string | number | bigint): boolean {
+  return typeof id === 'string' ? id !== '' && id !== '.' && id !== '..' : typeof id === 'bigint' || Number.isFinite(id);
+}
+
+const PROMISE_THEN = Promise.prototype.then;
+
+function ignore(): void {}

@@ -364,11 +364,10 @@ describe("Location: what a created item's id resolves to", () => {
     }
   });
 
-  // Defect in src/core/answers.ts (defaultLocation, isUrlPart) and src/core/path.ts (buildPath): an id of
-  // '..', '.' or '' is percent-encoded as itself, and every URL parser resolves the Location it makes to
+  // An id of '..', '.' or '' percent-encodes as itself, and every URL parser resolves such a Location to
   // another resource (`/articles/..` is `/`, `/articles/.` and `/articles/` the collection); NaN and
-  // Infinity become the text "NaN" and "Infinity". Such an id should be reported, and the 201 sent without Location.
-  it.fails("an id of '..', '.', '' or NaN gives no Location that resolves to another resource: the 201 goes without one, reported", async () => {
+  // Infinity would be the text "NaN" and "Infinity". Such an id is reported, and the 201 goes without Location.
+  it("an id of '..', '.', '' or NaN gives no Location that resolves to another resource: the 201 goes without one, reported", async () => {
     for (const idOf of [undefined, (created: { slug: unknown }) => created.slug as string]) {
       const { create, reported } = articlesApi(idOf);
       for (const slug of ['..', '.', '']) {
@@ -383,12 +382,12 @@ describe("Location: what a created item's id resolves to", () => {
     expect(response.headers.location).toBeUndefined();
   });
 
-  // The same defect for a parent's param: /tenants/%2E%2E/orders creates below the tenant "..", and its
-  // Location /tenants/../orders/5 resolves to /orders/5.
-  it.fails('a parent param of %2E%2E gives no Location that resolves above the collection', async () => {
+  // A parent's param of "..": /tenants/%2E%2E/orders would create below the tenant "..", and its
+  // Location /tenants/../orders/5 resolve to /orders/5. No param matches a dot segment.
+  it('a parent param of %2E%2E reaches no route, so nothing is created and no Location resolves above the collection', async () => {
     const { api } = articlesApi();
     const response = await api.handle({ method: 'POST', url: '/tenants/%2E%2E/orders', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(404);
     expect(response.headers.location).toBeUndefined();
   });
 });
@@ -514,10 +513,9 @@ describe('problemBody: an API’s own error body', () => {
     expect(JSON.stringify(seen)).not.toMatch(/hunter2|db\.js|stack/);
   });
 
-  // Defect in src/core/answers.ts (shapedProblem): a build that returns a promise is sent as "{}" under
-  // the error's status, the problem lost, and one that rejects is an unhandled rejection, which ends a
-  // Node process by default. It should be reported and the problem sent instead.
-  it.fails('an async build is reported and the problem sent, never {} or an unhandled rejection', async () => {
+  // A build that returns a promise was sent as "{}" under the error's status, and one that rejects was an
+  // unhandled rejection, which ends a Node process by default. It is reported and the problem sent.
+  it('an async build is reported and the problem sent, never {} or an unhandled rejection', async () => {
     const reported: unknown[] = [];
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -536,10 +534,9 @@ describe('problemBody: an API’s own error body', () => {
     }
   });
 
-  // Defect in src/core/answers.ts (problemAnswer): a body that build returns and the format cannot write
-  // (a BigInt, a toJSON that throws) throws out of api.handle, and out of toNodeListener's synchronous
-  // path, where the answer "never rejects"; it should be reported and the problem sent instead.
-  it.fails('a build whose body cannot be written ({ n: 1n }) is reported and the problem sent; api.handle never rejects', async () => {
+  // A body that build returns and the format cannot write (a BigInt, a toJSON that throws) threw out of
+  // api.handle, and out of toNodeListener's synchronous path; it is reported and the problem sent.
+  it('a build whose body cannot be written ({ n: 1n }) is reported and the problem sent; api.handle never rejects', async () => {
     const reported: unknown[] = [];
     const api = createApi({ problemBody: { build: () => ({ n: 1n }) }, onError: (error) => reported.push(error), endpoints: [endpoint('GET', '/articles', { handle: () => undefined })] });
     const response = await api.handle({ method: 'GET', url: '/nowhere' });
