@@ -129,7 +129,10 @@ function checkHeaderValue(name: string, value: unknown): string {
  * `Content-Type` is what was checked. The copy inherits the rest from the format, methods and all.
  */
 function checkedFormat(format: Serializer): Serializer {
-  const { type, contentType, problemType } = format ?? {};
+  if (typeof format !== 'object' || format === null || typeof format.serialize !== 'function') {
+    throw new TypeError(`createApi: each of "formats" is a format with a serialize function, such as json; got ${format === null ? 'null' : typeof format}`);
+  }
+  const { type, contentType, problemType } = format;
   checkHeaderValue('formats', contentType);
   if (problemType !== undefined) checkHeaderValue('formats', problemType);
   return Object.create(format, { type: { value: type }, contentType: { value: contentType }, problemType: { value: problemType } }) as Serializer;

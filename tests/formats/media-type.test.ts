@@ -330,7 +330,7 @@ describe('formats that are no media types are refused when the API is made', () 
     [{ type: 'text/*', contentType: 'text/plain', serialize: String }, 'the type of a format is "text/*"; write a media type'],
     [{ type: 'text/csv', contentType: 'text/csv; charset = utf-8', serialize: String }, 'the contentType of a format is "text/csv; charset = utf-8"; write a media type'],
     [{ type: 'application/xml', contentType: 'application/xml', problemType: 'problem+xml', serialize: String, serializeProblem: String }, 'the problemType of a format is "problem+xml"; write a media type'],
-    [null, 'the type of a format is undefined; write a media type'],
+    [null, 'each of "formats" is a format with a serialize function, such as json; got null'],
   ] as const)('%j', (format, message) => {
     expect(make(format as unknown as Serializer)).toThrow(message);
   });

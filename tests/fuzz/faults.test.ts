@@ -266,7 +266,11 @@ describe('faults through api.handle', () => {
     const reported: unknown[] = [];
     const trapped = createApi({ endpoints: [endpoint('GET', '/forgeries', { handle: () => { throw forged; } })], onError: (error) => reported.push(error) });
     expectMasked(answerOf(await trapped.handle({ method: 'GET', url: '/forgeries' })), 500);
-    expect(reported).toEqual([forged]);
+    // Reported as what it is: a value that claims to be an HttpError and cannot be answered.
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toBeInstanceOf(TypeError);
+    expect((reported[0] as TypeError).message).toMatch(/status is not a whole number from 400 to 599/);
+    expect((reported[0] as TypeError).cause).toBe(forged);
   });
 });
 
