@@ -21,7 +21,7 @@ export function paramIn(text: string, from = 0): { start: number; end: number; n
 }
 
 /**
- * The text with every `{name}` replaced by one value, as written (no `$` patterns).
+ * The text with every `{name}` replaced by one value.
  *
  * @example
  * replaceParams('/users/{userId}/orders/{id}', 'x'); // '/users/x/orders/x'
