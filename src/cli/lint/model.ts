@@ -3,6 +3,7 @@
  * security it needs, its request body and its responses, references followed, and the keys of every
  * part, so that a finding names the place in the document as written.
  */
+import { paramIn } from '../path-params.js';
 import type { Deref } from './refs.js';
 
 /**
@@ -124,7 +125,7 @@ export function segmentsOf(path: string): { text: string; param: boolean }[] {
   return path
     .split('/')
     .filter((segment) => segment !== '')
-    .map((text) => ({ text, param: /\{[^}]*\}/.test(text) }));
+    .map((text) => ({ text, param: paramIn(text) !== undefined }));
 }
 
 /**

@@ -4,6 +4,7 @@
  * read all answers (5xx, problem bodies, leaks). A redirect is an answer like any other: it is never
  * followed.
  */
+import { withoutTrailingSlashes } from '../../core/request.js';
 import { exchange, ExchangeError, type HttpAnswer, type HttpRequest } from './http.js';
 import { createLimiter, type Clock } from './limiter.js';
 
@@ -82,7 +83,7 @@ export function createProbeClient(base: URL, limits: ClientLimits): ProbeClient 
   const take = createLimiter(limits.rate, limits.clock);
   const exchanges: Exchange[] = [];
   const client: ProbeClient = {
-    basePath: base.pathname.replace(/\/+$/, ''),
+    basePath: withoutTrailingSlashes(base.pathname),
     origin: base.origin,
     exchanges,
     maxRequests: limits.maxRequests,

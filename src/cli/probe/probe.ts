@@ -5,6 +5,7 @@
  * runs the checks in order within the request budget, deletes what it created, and holds every answer
  * of the run to the rules all answers follow. Every request goes to the base URL's origin.
  */
+import { withoutTrailingSlashes } from '../../core/request.js';
 import { DEFAULT_PROBE_SETTINGS, severityOf, type CliConfig, type ProbeSettings } from '../config.js';
 import { CliError } from '../errors.js';
 import type { Finding, Report, RuleSummary } from '../findings.js';
@@ -160,7 +161,7 @@ function applyServerPath(client: ProbeClient, model: ApiModel | undefined, notes
   const servers = model?.root.servers;
   const first = Array.isArray(servers) ? (servers[0] as { url?: unknown } | undefined)?.url : undefined;
   if (typeof first !== 'string' || first.includes('{')) return;
-  const serverPath = new URL(first, 'http://server.invalid').pathname.replace(/\/+$/, '');
+  const serverPath = withoutTrailingSlashes(new URL(first, 'http://server.invalid').pathname);
   if (serverPath === '' || client.basePath.endsWith(serverPath)) return;
   client.basePath = `${client.basePath}${serverPath}`;
   notes.push(`Paths are below ${serverPath}, the document's server path.`);

@@ -4,8 +4,10 @@
  * A template becomes a URL only when every parameter has a value, so that no check runs against a
  * made-up item and calls what it sees a finding.
  */
+import { withoutTrailingSlashes } from '../../core/request.js';
 import type { ApiModel, OperationView } from '../lint/model.js';
 import { isItemPath, segmentsOf } from '../lint/model.js';
+import { paramIn } from '../path-params.js';
 import type { ProbeClient } from './client.js';
 import { jsonOf } from './http.js';
 
@@ -32,7 +34,7 @@ export interface ApiMap {
 }
 
 function paramName(segment: string): string {
-  return /\{([^}]*)\}/.exec(segment)?.[1] ?? segment;
+  return paramIn(segment)?.name ?? segment;
 }
 
 /**
@@ -65,7 +67,8 @@ export function createApiMap(model: ApiModel | undefined, given: Record<string, 
         }
         const value = index === lastParam && last !== undefined ? last : valueAt(segments, index);
         if (value === undefined) return undefined;
-        parts.push(segment.text.replace(/\{[^}]*\}/, encodeURIComponent(value)));
+        const param = paramIn(segment.text)!;
+        parts.push(`${segment.text.slice(0, param.start)}${encodeURIComponent(value)}${segment.text.slice(param.end)}`);
       }
       return `/${parts.join('/')}${template.endsWith('/') && parts.length > 0 ? '/' : ''}`;
     },
@@ -111,7 +114,7 @@ export async function discoverValues(api: ApiMap, client: ProbeClient, headers: 
   let listed = 0;
   for (const list of lists) {
     if (listed >= maxLists) break;
-    const template = list.path.replace(/\/+$/, '') || '/';
+    const template = withoutTrailingSlashes(list.path) || '/';
     const itemTemplate = api.operations.map((operation) => operation.path).find((path) => isItemPath(path) && path.startsWith(`${template}/`) && segmentsOf(path).length === segmentsOf(template).length + 1);
     if (itemTemplate === undefined || api.values.has(template)) continue;
     const path = api.fill(template);

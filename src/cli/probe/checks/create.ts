@@ -4,6 +4,7 @@
  * that it is gone (404). Nothing is created where the document offers no DELETE.
  */
 import { DEFAULT_STATUSES as STATUS } from '../../../core/outcomes.js';
+import { withoutTrailingSlashes } from '../../../core/request.js';
 import { isItemPath, segmentsOf, type OperationView } from '../../lint/model.js';
 import { jsonOf } from '../http.js';
 import { answered, evidence, outcomeOf, type ProbeContext } from '../context.js';
@@ -14,7 +15,7 @@ function itemPathOf(context: ProbeContext, collection: OperationView): string | 
   return context.api.model?.paths.find(
     (path) =>
       isItemPath(path) &&
-      path.startsWith(`${collection.path.replace(/\/+$/, '')}/`) &&
+      path.startsWith(`${withoutTrailingSlashes(collection.path)}/`) &&
       segmentsOf(path).length === depth + 1 &&
       context.api.operation(path, 'DELETE') !== undefined &&
       context.api.operation(path, 'GET') !== undefined,

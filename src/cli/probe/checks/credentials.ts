@@ -5,6 +5,7 @@
  */
 import { DEFAULT_STATUSES as STATUS } from '../../../core/outcomes.js';
 import { isItemPath, segmentsOf } from '../../lint/model.js';
+import { replaceParams } from '../../path-params.js';
 import { answered, evidence, outcomeOf, type ProbeContext } from '../context.js';
 
 const MOST = 6;
@@ -37,7 +38,7 @@ export async function checkUnauthorized(context: ProbeContext): Promise<void> {
     }
   };
   for (const [index, operation] of secured.entries()) {
-    const path = api.fill(operation.path) ?? operation.path.replace(/\{[^}]*\}/g, 'restcanon-probe-unknown');
+    const path = api.fill(operation.path) ?? replaceParams(operation.path, 'restcanon-probe-unknown');
     await challenge(path, 'none');
     if (index === 0) await challenge(path, 'invalid');
   }

@@ -3,6 +3,7 @@
  * that lists the methods it does; HEAD answers as GET without a body; OPTIONS answers with `Allow`.
  */
 import { DEFAULT_STATUSES as STATUS } from '../../../core/outcomes.js';
+import { replaceParams } from '../../path-params.js';
 import { answered, evidence, outcomeOf, type ProbeContext } from '../context.js';
 
 /** Paths checked, at most, by each of the two rules. */
@@ -18,7 +19,7 @@ function allowOf(header: string | undefined): Set<string> {
 
 /** The path with every parameter filled: with a known value, or with a made-up one, which routing does not look at. */
 function anyPath(context: ProbeContext, template: string): string {
-  return context.api.fill(template) ?? template.replace(/\{[^}]*\}/g, 'restcanon-probe-unknown');
+  return context.api.fill(template) ?? replaceParams(template, 'restcanon-probe-unknown');
 }
 
 /**
