@@ -103,7 +103,9 @@ const FASTIFY_OPTIONS = ['fallthrough'];
  *
  * The API routes the path as the client sent it, below the prefix. Fastify also routes spellings of
  * a path that differ from a route's (find-my-way decodes `%76%31` into `v1`; `caseSensitive: false`
- * folds case): one that is not below the prefix as sent gets the API's 404.
+ * folds case): one that is not below the prefix as sent gets the API's 404. With `fallthrough:
+ * false`, each path is also registered with a trailing slash (unless the router ignores trailing
+ * slashes), so a path the API serves always comes through a Fastify route that hooks can read.
  *
  * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
  * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with

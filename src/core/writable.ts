@@ -42,7 +42,7 @@ function unwritable(value: unknown, depth: number, seen: Set<object>): Found | u
   if (type === 'function' || type === 'symbol') return [`a ${type}`, ''];
   if (type !== 'object' || value === null) return undefined;
   // Looked at before and found writable: a shared or cyclic member, looked at once.
-  if (seen.has(value)) return undefined;
+  if (seen.has(value as object)) return undefined;
   const prototype: unknown = Object.getPrototypeOf(value);
   const plain = prototype === OBJECT_PROTOTYPE || prototype === null;
   if (!plain && prototype !== ARRAY_PROTOTYPE) {
@@ -53,7 +53,7 @@ function unwritable(value: unknown, depth: number, seen: Set<object>): Found | u
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
   }
   if (depth === MAX_DEPTH) return undefined;
-  seen.add(value);
+  seen.add(value as object);
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
       const found = memberOf(value[index], depth, seen);
