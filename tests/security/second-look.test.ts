@@ -2,7 +2,8 @@
  * A second look at the path rule, the target rule, the early answer and the unwritable values, with
  * inputs their own suites do not send: IPv6 and port-only origins, an upper-case scheme before `//`,
  * a NUL, a raw byte over 0x7F, OPTIONS and HEAD past a guard, a base path under a mount, odd
- * Content-Length framings; a Map, a Set, a cycle, bytes deep down, a getter that changes its mind.
+ * Content-Length framings, a trailing slash below a Fastify prefix; a Map, a Set, an object that
+ * holds itself twice, bytes deep down, a getter that changes its mind.
  */
 import http, { type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -123,6 +124,7 @@ function targets(p: string): [method: string, target: string, headers?: string[]
     ['GET', `http://[::1]:80${p}/admin/stats`],
     ['GET', `http://[::ffff:127.0.0.1]${p}/admin/stats`],
     ['GET', `http://x:80${p}`],
+    ['GET', `http://x:80${p}?`],
     ['GET', `http://x:80${p}?/admin/stats`],
     ['GET', `http://x:${p}/admin/stats`],
     ['GET', `HTTP://x${p}//admin/stats`],
@@ -175,6 +177,31 @@ for (const host of HOSTS) {
     });
   });
 }
+
+describe('in memory: the target rule on the forms hosts differ on', () => {
+  const api = adminApi();
+  const get = (url: string) => api.handle({ method: 'GET', url, headers: {} });
+
+  it.each([
+    ['http://[::1]/admin/stats', 200],
+    ['HTTP://[::1]:8080/admin/stats', 200],
+    ['http://x:80', 200],
+    ['http://x:80?', 200],
+    ['http://x:80?/admin/stats', 200],
+    ['HTTP://x//admin/stats', 404],
+    ['/admin/%2e%2e', 404],
+    ['/%00/admin/stats', 404],
+    ['http://[::1%25eth0]/admin/stats', 400],
+    ['http://[v1.x]/admin/stats', 400],
+    ['http://[::1]x/admin/stats', 400],
+    ['http://x\u0000/admin/stats', 400],
+    ['http://x /admin/stats', 400],
+  ])('GET %s is %i', async (url, status) => {
+    const response = await get(url);
+    expect(response.status).toBe(status);
+    if (url.includes('?') || url.endsWith(':80')) expect(response.body).toEqual({ at: 'root' });
+  });
+});
 
 describe('a basePath under a mount: the guard on the full path sees what the API serves', () => {
   for (const [name, express] of [
