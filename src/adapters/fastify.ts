@@ -59,6 +59,8 @@ export interface FastifyInstanceLike {
   readonly prefix: string;
   /** Every method the server routes (TRACE and QUERY besides the seven of the API, and any added with `addHttpMethod`). */
   readonly supportedMethods?: readonly string[];
+  /** The options the server was built with: whether its router ignores a trailing slash. */
+  readonly initialConfig?: { readonly ignoreTrailingSlash?: boolean; readonly routerOptions?: { readonly ignoreTrailingSlash?: boolean } };
   removeAllContentTypeParsers(): unknown;
   addContentTypeParser(type: string, parser: (request: FastifyRequestLike, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): unknown;
   route(options: { method: string[]; url: string; handler: FastifyHandler }): unknown;
@@ -101,7 +103,9 @@ const FASTIFY_OPTIONS = ['fallthrough'];
  *
  * The API routes the path as the client sent it, below the prefix. Fastify also routes spellings of
  * a path that differ from a route's (find-my-way decodes `%76%31` into `v1`; `caseSensitive: false`
- * folds case): one that is not below the prefix as sent gets the API's 404.
+ * folds case): one that is not below the prefix as sent gets the API's 404. With `fallthrough:
+ * false`, each path is also registered with a trailing slash (unless the router ignores trailing
+ * slashes), so a path the API serves always comes through a Fastify route that hooks can read.
  *
  * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
  * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with
@@ -127,9 +131,15 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
       if (error.code === undefined || !API_DECIDES.has(error.code)) throw error;
       return answer(request, reply);
     });
+    // The API serves `/admin/stats/` as `/admin/stats`. Without routes of their own such paths would
+    // reach the not-found handler, where a guard on `routeOptions.url` sees no route at all.
+    const config = instance.initialConfig;
+    const slashed = !fallthrough && config?.ignoreTrailingSlash !== true && config?.routerOptions?.ignoreTrailingSlash !== true;
     for (const path of new Set(api.routes.map((route) => route.path))) {
       // Every method the server routes, so that the API, not Fastify, answers TRACE or QUERY with its 405.
-      instance.route({ method: [...(instance.supportedMethods ?? METHODS)], url: toFastifyPath(path), handler: answer });
+      const method = [...(instance.supportedMethods ?? METHODS)];
+      instance.route({ method, url: toFastifyPath(path), handler: answer });
+      if (slashed && path !== '/') instance.route({ method, url: `${toFastifyPath(path)}/`, handler: answer });
     }
     if (!fallthrough) instance.setNotFoundHandler(answer);
   };

@@ -8,34 +8,41 @@
 const OBJECT_PROTOTYPE = Object.prototype;
 const ARRAY_PROTOTYPE = Array.prototype;
 
-/** How deep the check looks. Deeper than this a value is left to its format, which refuses a cycle. */
-const MAX_DEPTH = 64;
+/**
+ * How deep the check looks. Deeper than this a value is left to its format; JSON.stringify itself
+ * runs out of stack a few thousand levels down.
+ */
+const MAX_DEPTH = 1000;
 
 /**
  * Why no format can write a value as data, or undefined when one can: bytes (`Uint8Array`, `Buffer`,
  * `ArrayBuffer`, `Blob`), a stream (a Node stream, a `ReadableStream`, an async iterable), a
- * promise, a function or a symbol, in the value or anywhere in it. The reason names it, says where
- * it is and what to do. Plain objects and arrays cost a `typeof` per member and a prototype lookup
- * per object; only an object of another class is looked at more closely.
+ * promise, a function or a symbol, a `Map`, `Set`, `WeakMap` or `WeakSet` (which JSON writes as `{}`),
+ * in the value or anywhere in it. The reason names it, says where it is and what to do. Plain objects
+ * and arrays cost a `typeof` per member and a prototype lookup per object; only an object of another
+ * class is looked at more closely. Each object is looked at once, however often the value holds it:
+ * an object that holds itself twice is no walk of 2^depth steps, and its format refuses the cycle.
  *
  * @example
  * whyUnwritable({ user: loadUser() }); // 'holds a promise at #/user: await it'
  */
 export function whyUnwritable(value: unknown): string | undefined {
-  const found = unwritable(value, 0);
+  const found = unwritable(value, 0, new Set());
   if (found === undefined) return undefined;
   const [kind, pointer] = found;
-  const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : 'bytes and streams are not supported yet; give data, such as an object, an array or a string';
+  const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : kind === COLLECTION ? 'JSON writes it as {}; give an object or an array' : 'bytes and streams are not supported yet; give data, such as an object, an array or a string';
   return `${pointer === '' ? 'is' : 'holds'} ${kind}${pointer === '' ? '' : ` at #${pointer}`}: ${advice}`;
 }
 
 /** What no format can write, and where: its kind and a JSON Pointer, `''` for the value itself. */
 type Found = [kind: string, pointer: string];
 
-function unwritable(value: unknown, depth: number): Found | undefined {
+function unwritable(value: unknown, depth: number, seen: Set<object>): Found | undefined {
   const type = typeof value;
   if (type === 'function' || type === 'symbol') return [`a ${type}`, ''];
   if (type !== 'object' || value === null) return undefined;
+  // Looked at before and found writable: a shared or cyclic member, looked at once.
+  if (seen.has(value as object)) return undefined;
   const prototype: unknown = Object.getPrototypeOf(value);
   const plain = prototype === OBJECT_PROTOTYPE || prototype === null;
   if (!plain && prototype !== ARRAY_PROTOTYPE) {
@@ -46,20 +53,21 @@ function unwritable(value: unknown, depth: number): Found | undefined {
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
   }
   if (depth === MAX_DEPTH) return undefined;
+  seen.add(value as object);
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      const found = memberOf(value[index], depth);
+      const found = memberOf(value[index], depth, seen);
       if (found !== undefined) return within(found, String(index));
     }
   } else if (plain) {
     // for...in, without the array of keys Object.keys makes; a key it inherits is no member.
     for (const key in value) {
-      const found = memberOf((value as Record<string, unknown>)[key], depth);
+      const found = memberOf((value as Record<string, unknown>)[key], depth, seen);
       if (found !== undefined && Object.hasOwn(value, key)) return within(found, key);
     }
   } else {
     for (const key of Object.keys(value as object)) {
-      const found = memberOf((value as Record<string, unknown>)[key], depth);
+      const found = memberOf((value as Record<string, unknown>)[key], depth, seen);
       if (found !== undefined) return within(found, key);
     }
   }
@@ -67,9 +75,9 @@ function unwritable(value: unknown, depth: number): Found | undefined {
 }
 
 /** A member: primitives, the most of any result, without a call. */
-function memberOf(member: unknown, depth: number): Found | undefined {
+function memberOf(member: unknown, depth: number, seen: Set<object>): Found | undefined {
   const type = typeof member;
-  return type === 'object' || type === 'function' || type === 'symbol' ? unwritable(member, depth + 1) : undefined;
+  return type === 'object' || type === 'function' || type === 'symbol' ? unwritable(member, depth + 1, seen) : undefined;
 }
 
 function within(found: Found, key: string): Found {
@@ -77,9 +85,13 @@ function within(found: Found, key: string): Found {
   return found;
 }
 
-/** Bytes, a stream or a promise: the objects JSON would write as junk. */
+const COLLECTION = 'a Map or Set';
+
+/** Bytes, a stream, a promise or a keyed collection: the objects JSON would write as junk. */
 function kindOf(value: Record<PropertyKey, unknown>): string | undefined {
   if (typeof value.then === 'function') return 'a promise';
+  // A class of the user's may extend Map and say with toJSON how it is written.
+  if ((value instanceof Map || value instanceof Set || value instanceof WeakMap || value instanceof WeakSet) && typeof value.toJSON !== 'function') return COLLECTION;
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer) || (typeof Blob === 'function' && value instanceof Blob)) return 'bytes';
   if (typeof value.getReader === 'function' || typeof value.pipe === 'function' || typeof value[Symbol.asyncIterator] === 'function') return 'a stream';
   return undefined;
