@@ -27,12 +27,16 @@ const MAX_DEPTH = 1000;
  * whyUnwritable({ user: loadUser() }); // 'holds a promise at #/user: await it'
  */
 export function whyUnwritable(value: unknown): string | undefined {
-  const found = unwritable(value, 0, new Set());
+  // No set of seen objects for a string, a number or null: most results of a write are one.
+  const found = typeof value === 'object' && value !== null ? unwritable(value, 0, new Set()) : unwritable(value, 0, NOTHING_SEEN);
   if (found === undefined) return undefined;
   const [kind, pointer] = found;
   const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : kind === COLLECTION ? 'JSON writes it as {}; give an object or an array' : 'bytes and streams are not supported yet; give data, such as an object, an array or a string';
   return `${pointer === '' ? 'is' : 'holds'} ${kind}${pointer === '' ? '' : ` at #${pointer}`}: ${advice}`;
 }
+
+/** The seen objects of a value that is no object: never read. */
+const NOTHING_SEEN: Set<object> = new Set();
 
 /** What no format can write, and where: its kind and a JSON Pointer, `''` for the value itself. */
 type Found = [kind: string, pointer: string];
