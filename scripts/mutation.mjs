@@ -27,7 +27,7 @@ const OUT = join(ROOT, '.mutation');
  */
 const TESTS = {
   'src/core/credentials.ts': ['tests/core/credentials*.test.ts', 'tests/core/auth.test.ts', 'tests/security/core.test.ts', 'tests/security/adapters-duplicate-headers.test.ts'],
-  'src/core/policy.ts': ['tests/core/policy*.test.ts', 'tests/core/outcomes.test.ts', 'tests/core/auth.test.ts', 'tests/core/api.test.ts'],
+  'src/core/policy.ts': ['tests/core/policy*.test.ts', 'tests/core/outcomes.test.ts', 'tests/core/auth.test.ts', 'tests/core/api.test.ts', 'tests/security/unwritable.test.ts'],
   'src/core/conditions.ts': ['tests/core/conditions*.test.ts', 'tests/security/conventions.test.ts'],
   'src/core/cors.ts': ['tests/core/cors*.test.ts', 'tests/adapters/cors.test.ts'],
   'src/core/outcomes.ts': ['tests/core/outcomes.test.ts', 'tests/core/policy*.test.ts'],
