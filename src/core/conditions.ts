@@ -198,8 +198,8 @@ export function dateSeconds(value: string | string[] | undefined): number | unde
     if (year > now + 50) year -= 100;
   }
   const time = Date.UTC(year, month, Number(day), Number(hours), Number(minutes), Number(seconds));
-  // A day or time out of range (31 Feb, 25:00) rolls over in Date.UTC: such a date is invalid.
+  // A day or time out of range (31 Feb, 25:00) rolls over in Date.UTC, and a year below 100 is read as 19xx: such a date is invalid.
   const check = new Date(time);
-  if (check.getUTCDate() !== Number(day) || check.getUTCHours() !== Number(hours) || check.getUTCMinutes() !== Number(minutes) || check.getUTCSeconds() !== Number(seconds)) return undefined;
+  if (check.getUTCFullYear() !== year || check.getUTCDate() !== Number(day) || check.getUTCHours() !== Number(hours) || check.getUTCMinutes() !== Number(minutes) || check.getUTCSeconds() !== Number(seconds)) return undefined;
   return Math.floor(time / 1000);
 }
