@@ -164,8 +164,8 @@ describe('createStatusPolicy refuses a status outside its outcome\'s class', () 
     expect(response.status).toBe(status);
   });
 
-  it('notModified: 304 and undefined overrides are accepted, and the rest keeps its defaults', () => {
-    const policy = createStatusPolicy({ notModified: 304, read: undefined, unacceptable: 'json' });
+  it('notModified: 304 and an undefined override (from plain JavaScript) are accepted, and the rest keeps its defaults', () => {
+    const policy = createStatusPolicy({ notModified: 304, read: undefined, unacceptable: 'json' } as StatusPolicyOverrides);
     expect(policy.statuses).toEqual(DEFAULT_STATUSES);
     expect(policy.unacceptable).toBe('json');
   });
