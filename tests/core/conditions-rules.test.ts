@@ -51,6 +51,8 @@ describe('If-Modified-Since that is no valid HTTP date is ignored (RFC 9110 §13
     ['minute 60', 'Sun, 15 Feb 2026 23:60:00 GMT'],
     ['second 60', 'Sun, 15 Feb 2026 23:59:60 GMT'],
     ['day 00', 'Sun, 00 Mar 2026 00:00:00 GMT'],
+    ['29 Feb of a common year', 'Sun, 29 Feb 2026 13:00:00 GMT'],
+    ['31 of a 30-day month', 'Thu, 31 Apr 2026 00:00:00 GMT'],
     ['an unknown month', 'Mon, 15 Fev 2027 00:00:00 GMT'],
     ['an RFC 850 date with text before it', 'xSunday, 15-Feb-26 12:00:00 GMT'],
     ['an RFC 850 date with text after it', 'Sunday, 15-Feb-26 12:00:00 GMTx'],
@@ -72,6 +74,12 @@ describe('If-Modified-Since that is no valid HTTP date is ignored (RFC 9110 §13
   it('the last day of the month and the last second of the day are dates', async () => {
     const { get } = articlesApi(FEB_15);
     expect((await get({ 'if-modified-since': 'Sat, 28 Feb 2026 23:59:59 GMT' })).status).toBe(304);
+    expect((await articlesApi(new Date(Date.UTC(2028, 1, 29, 12))).get({ 'if-modified-since': 'Tue, 29 Feb 2028 12:00:00 GMT' })).status).toBe(304);
+  });
+
+  it('the year 0100 is a date: as If-Unmodified-Since before the last change, a PUT is a 412', async () => {
+    const response = await articlesApi(FEB_15).put({ 'if-unmodified-since': 'Fri, 01 Jan 0100 00:00:00 GMT' });
+    expectProblem(response, { status: 412, code: 'RC_PRECONDITION_FAILED', detail: 'The item has changed since the request\'s copy of it', exact: true });
   });
 });
 
