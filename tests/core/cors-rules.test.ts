@@ -38,6 +38,13 @@ function notesApi(cors: CorsOptions = { origins: [APP] }) {
           return {};
         },
       }),
+      endpoint('GET', '/blank-vary', {
+        public: true,
+        handle: (ctx) => {
+          ctx.set('Vary', ctx.query.blank === 'space' ? ' ' : '');
+          return {};
+        },
+      }),
       endpoint('GET', '/self-granted', {
         public: true,
         handle: (ctx) => {
@@ -94,6 +101,11 @@ describe('Vary lists what an answer depends on, each name once (RFC 9110 §12.5.
   it('a name already listed, in any case, is not added again', async () => {
     const response = await notesApi().api.handle({ method: 'GET', url: '/negotiated', headers: { origin: APP } });
     expect(response.headers.vary).toBe('accept-language, ORIGIN');
+  });
+
+  it.each([['empty', ''], ['blank', 'space']])('a Vary the handler left %s becomes Origin alone, with no empty name before it', async (_name, blank) => {
+    const response = await notesApi().api.handle({ method: 'GET', url: `/blank-vary?blank=${blank}`, headers: { origin: APP } });
+    expect(response.headers.vary).toBe('Origin');
   });
 
   it('Vary: * stays *: it already says the answer depends on anything', async () => {
