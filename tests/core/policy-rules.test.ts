@@ -165,7 +165,7 @@ describe('createStatusPolicy refuses a status outside its outcome\'s class', () 
   });
 
   it('notModified: 304 and an undefined override (from plain JavaScript) are accepted, and the rest keeps its defaults', () => {
-    const policy = createStatusPolicy({ notModified: 304, read: undefined, unacceptable: 'json' } as StatusPolicyOverrides);
+    const policy = createStatusPolicy({ notModified: 304, read: undefined, unacceptable: 'json' } as unknown as StatusPolicyOverrides);
     expect(policy.statuses).toEqual(DEFAULT_STATUSES);
     expect(policy.unacceptable).toBe('json');
   });
