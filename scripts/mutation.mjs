@@ -10,7 +10,7 @@
  *   npm run mutation -- --incremental src/core/cors.ts    re-run only mutants whose code or tests changed
  *   npm run mutation -- --concurrency 1 src/core/cors.ts  test processes at once (default 2)
  *
- * It is not part of `npm test` or CI: a file takes minutes.
+ * It is not part of `npm test` or CI.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const OUT = join(ROOT, '.mutation');
 
 /**
  * The test files that decide whether a source file's mutant lives: those that exercise it through
- * the public API, and no more, so that one file finishes in minutes on two cores. A file without a
+ * the public API, and no more, so that a run stays short on a small machine. A file without a
  * row uses `tests/<its folder>/<its name>*.test.ts`.
  */
 const TESTS = {
