@@ -197,9 +197,13 @@ export function dateSeconds(value: string | string[] | undefined): number | unde
     year += Math.floor(now / 100) * 100;
     if (year > now + 50) year -= 100;
   }
-  const time = Date.UTC(year, month, Number(day), Number(hours), Number(minutes), Number(seconds));
-  // A day or time out of range (31 Feb, 25:00) rolls over in Date.UTC: such a date is invalid.
-  const check = new Date(time);
-  if (check.getUTCDate() !== Number(day) || check.getUTCHours() !== Number(hours) || check.getUTCMinutes() !== Number(minutes) || check.getUTCSeconds() !== Number(seconds)) return undefined;
-  return Math.floor(time / 1000);
+  const [date, hour, minute, second] = [day, hours, minutes, seconds].map(Number) as [number, number, number, number];
+  // Date.UTC would roll a day or time out of range over (31 Feb, 24:00) and read a year below 100 as 19xx: such a date is invalid.
+  if (year < 100 || date < 1 || date > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  return Date.UTC(year, month, date, hour, minute, second) / 1000;
+}
+
+/** The days of a month (0 for January) of a year from 100 on. */
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
 }

@@ -37,8 +37,9 @@ export function checkCredentials(value: string | string[]): void {
 
 /**
  * Whether the list element from `start` is `scheme [credentials]` rather than an `auth-param`
- * (`name = value`). An empty element counts as a credential: two headers, one of them empty, are
- * joined by a Fetch `Headers` as `Bearer a, `, and are ambiguous on every adapter alike.
+ * (`name = value`): a token not followed by `=`. An empty element counts as a credential: two
+ * headers, one of them empty, are joined by a Fetch `Headers` as `Bearer a, `, and are ambiguous on
+ * every adapter alike.
  */
 function startsCredential(value: string, start: number): boolean {
   let index = start;
@@ -48,7 +49,8 @@ function startsCredential(value: string, start: number): boolean {
   while (index < value.length && isTokenCode(value.charCodeAt(index))) index++;
   if (index === tokenStart) return false;
   while (index < value.length && (value.charCodeAt(index) === 0x20 || value.charCodeAt(index) === 0x09)) index++;
-  return index === value.length ? true : value.charCodeAt(index) !== 0x3d && value.charCodeAt(index) !== 0x2c;
+  // `scheme,` is a scheme without credentials, a second credential as much as `scheme token`.
+  return index === value.length || value.charCodeAt(index) !== 0x3d;
 }
 
 function isTokenCode(code: number): boolean {
