@@ -1,7 +1,7 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
-import { METHODS } from './http.js';
+import { BODY_METHODS, METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
@@ -552,6 +552,13 @@ export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
   checkOptions(where, definition, DEFINITION_KEYS);
   if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
   checkBodyOption(definition.body, `${where}: "body"`);
+  // Only these methods' bodies are read: elsewhere a schema would answer every request 400, and `ctx.body` is always undefined.
+  if (definition.body !== undefined && !BODY_METHODS.has(definition.method)) {
+    throw new TypeError(`${where}: "body" is for POST, PUT and PATCH; the body of a ${definition.method} is never read (a schema would answer every request 400), so drop "body"`);
+  }
+  if (definition.location !== undefined && definition.operation !== 'create' && !definition.outcomes?.includes('create')) {
+    throw new TypeError(`${where}: "location" names what a create made, and this endpoint answers ${definition.operation}; declare operation: 'create', or outcomes: ['create'] to choose it with ctx.outcome`);
+  }
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);
   checkSchema(definition.response?.schema, `${where}: "response"`);
