@@ -73,7 +73,7 @@ const PAGE_SHAPE = '{ limit, size, offset, after, before, key }';
 function checkPage(page: unknown): void {
   if (page === undefined) return;
   if (typeof page !== 'object' || page === null) throw new TypeError(`createTestContext(): "page" must be an object ${PAGE_SHAPE}, as a paged list's handler receives it`);
-  for (const [name, type] of [['limit', 'number'], ['size', 'number'], ['offset', 'number'], ['key', 'string']]) {
+  for (const [name, type] of [['limit', 'number'], ['size', 'number'], ['offset', 'number'], ['key', 'string']] as const) {
     if (typeof (page as Record<string, unknown>)[name] !== type) throw new TypeError(`createTestContext(): "page" needs "${name}", a ${type}, as a paged list's handler receives it: ${PAGE_SHAPE}`);
   }
 }

@@ -118,7 +118,7 @@ describe('Location of an endpoint that chooses create', () => {
     const imports = endpoint('POST', '/imports', {
       body: z.object({ url: z.string() }),
       outcomes: ['create'],
-      location: (result) => `/imports/${result.id}/status`,
+      location: (result: { id: string }) => `/imports/${result.id}/status`,
       handle: (ctx) => {
         if (ctx.body.url.endsWith('.xml')) ctx.outcome('create');
         return { id: 'imp-1', url: ctx.body.url };
