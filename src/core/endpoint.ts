@@ -423,6 +423,9 @@ export function endpoint<
   checkSchema(config.query, `${where}: "query"`);
   checkSchema(config.headers, `${where}: "headers"`);
   checkBodyOption(config.body, `${where}: "body"`);
+  if (config.consumes !== undefined && !(BODY_METHODS.has(method) && readsBody({ body: config.body }))) {
+    throw new TypeError(`${where}: "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "consumes"`);
+  }
   if (config.params !== undefined && !isStandardSchema(config.params)) {
     if (typeof config.params !== 'object' || config.params === null) throw new TypeError(`${where}: "params" must be a Standard Schema of the params, or a schema per param such as { id: z.coerce.number() }`);
     for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);

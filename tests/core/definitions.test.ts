@@ -137,3 +137,15 @@ describe('location on an endpoint that never answers create', () => {
     expect(() => endpoint('POST', '/searches', { body: 'unvalidated', outcomes: ['create'], location: () => '/searches/1', handle: () => ({}) })).not.toThrow();
   });
 });
+
+describe('consumes on an endpoint that reads no body', () => {
+  it("endpoint(POST /imports) with consumes ['text/csv'] and no body, or body: 'ignored', throws: the media types of a body it never reads", () => {
+    for (const config of [{}, { body: 'ignored' as const }]) {
+      expect(() => endpoint('POST', '/imports', { ...config, consumes: ['text/csv'], handle: () => ({}) })).toThrow(
+        'endpoint(POST /imports): "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or \'unvalidated\', or drop "consumes"',
+      );
+    }
+    expect(() => endpoint('GET', '/imports', { consumes: ['text/csv'], handle: () => ({}) })).toThrow(/^endpoint\(GET \/imports\): "consumes" names the media types/);
+    expect(() => endpoint('POST', '/imports', { body: 'unvalidated', consumes: ['text/csv'], handle: () => ({}) })).not.toThrow();
+  });
+});
