@@ -53,6 +53,8 @@ export function createTestContext<
   Filter = {},
 >(parts: TestContextParts<Params, Query, Headers, Body, Caller, Paged, Sort, Filter> = {}): Context<Params, Query, Headers, Body, Caller> & { page: Paged; sort: SortField<Sort>[]; filter: Filter } {
   checkOptions('createTestContext()', parts, PARTS);
+  checkPage(parts.page);
+  checkSort(parts.sort);
   const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, (parts.headers ?? {}) as HeaderRecord, parts.request ?? { method: 'GET', url: '/' }, undefined);
   ctx.body = parts.body;
   ctx.principal = parts.principal;
@@ -64,6 +66,23 @@ export function createTestContext<
 }
 
 const PARTS = ['params', 'query', 'headers', 'body', 'principal', 'request', 'item', 'page', 'sort', 'filter'];
+
+const PAGE_SHAPE = '{ limit, size, offset, after, before, key }';
+
+/** A page as the pipeline gives it, so that a handler tested with it meets what it will be given. */
+function checkPage(page: unknown): void {
+  if (page === undefined) return;
+  if (typeof page !== 'object' || page === null) throw new TypeError(`createTestContext(): "page" must be an object ${PAGE_SHAPE}, as a paged list's handler receives it`);
+  for (const [name, type] of [['limit', 'number'], ['size', 'number'], ['offset', 'number'], ['key', 'string']] as const) {
+    if (typeof (page as Record<string, unknown>)[name] !== type) throw new TypeError(`createTestContext(): "page" needs "${name}", a ${type}, as a paged list's handler receives it: ${PAGE_SHAPE}`);
+  }
+}
+
+function checkSort(sort: unknown): void {
+  if (sort === undefined) return;
+  const valid = Array.isArray(sort) && sort.every((field: { field?: unknown; direction?: unknown } | null) => typeof field?.field === 'string' && (field.direction === 'asc' || field.direction === 'desc'));
+  if (!valid) throw new TypeError(`createTestContext(): "sort" must be an array of { field, direction: 'asc' | 'desc' }, such as [{ field: 'name', direction: 'desc' }] for ?sort=-name`);
+}
 
 /** A request for {@link TestClient}: an object body is sent as JSON text with its `Content-Type`. */
 export interface TestRequestInit {

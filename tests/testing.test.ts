@@ -64,4 +64,16 @@ describe('createTestContext for a collection operation', () => {
     expect([ctx.sort, ctx.filter, ctx.page, ctx.item]).toEqual([[], {}, undefined, undefined]);
     expect(() => createTestContext({ pages: page(2, 0) } as never)).toThrow('`pages` is not an option of createTestContext(); did you mean `page`?');
   });
+
+  it("refuses a page without offset ({ limit: 3 }) and a sort that is no array of { field, direction } (sort: 'item'), which no list handler is given", () => {
+    const shape = '{ limit, size, offset, after, before, key }';
+    expect(() => createTestContext({ page: { limit: 3 } } as never)).toThrow(`createTestContext(): "page" needs "size", a number, as a paged list's handler receives it: ${shape}`);
+    expect(() => createTestContext({ page: { ...page(2, 0), offset: undefined } } as never)).toThrow(/"page" needs "offset", a number/);
+    expect(() => createTestContext({ page: { ...page(2, 0), key: undefined } } as never)).toThrow(/"page" needs "key", a string/);
+    expect(() => createTestContext({ page: 20 } as never)).toThrow(`createTestContext(): "page" must be an object ${shape}, as a paged list's handler receives it`);
+    const sort = `createTestContext(): "sort" must be an array of { field, direction: 'asc' | 'desc' }, such as [{ field: 'name', direction: 'desc' }] for ?sort=-name`;
+    expect(() => createTestContext({ sort: 'item' } as never)).toThrow(sort);
+    expect(() => createTestContext({ sort: [{ field: 'item', direction: 'down' }] } as never)).toThrow(sort);
+    expect(createTestContext({ page: page(2, 0), sort: [{ field: 'item', direction: 'asc' }] }).page).toEqual(page(2, 0));
+  });
 });

@@ -66,7 +66,7 @@ export function usage(topic?: string): string {
   const lint = [
     'restcanon lint <document> [options]',
     '  Checks an OpenAPI 3.0 or 3.1 document (JSON or YAML, a file or a URL) against the conventions.',
-    '  --format text|json|sarif   the report on standard output (default: text, or the --output file\'s extension)',
+    '  --format <format>          text, json, sarif or html: the report\'s format (default: text, or the --output file\'s extension)',
     '  --output <file>            write the report to a file',
     '  --config <file>            the settings (default: restcanon.config.json, .yaml or .yml here)',
     '  --fail-on error|warn|info  the least severity that exits with 1 (default: error)',

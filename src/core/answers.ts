@@ -155,8 +155,8 @@ export function succeed(exchange: Exchange): ApiResponse {
   } else {
     status = settings.policy.decide(operation);
   }
-  // `Location` names a created item: not sent when the handler chose another outcome (an existing item's 200, say).
-  if (operation === 'create' && !missing && (reply?.outcome ?? operation) === operation) {
+  // `Location` names a created item: sent when the answer is a create, whichever outcome the operation has by default.
+  if ((reply?.outcome ?? operation) === 'create' && !missing) {
     const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(exchange, result);
     if (location !== undefined) headers.location = location;
   }

@@ -1,7 +1,7 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
-import { METHODS } from './http.js';
+import { BODY_METHODS, METHODS } from './http.js';
 import type { PathParams } from './path.js';
 import { parseTemplate } from './path.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
@@ -423,6 +423,9 @@ export function endpoint<
   checkSchema(config.query, `${where}: "query"`);
   checkSchema(config.headers, `${where}: "headers"`);
   checkBodyOption(config.body, `${where}: "body"`);
+  if (config.consumes !== undefined && !(BODY_METHODS.has(method) && readsBody({ body: config.body }))) {
+    throw new TypeError(`${where}: "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "consumes"`);
+  }
   if (config.params !== undefined && !isStandardSchema(config.params)) {
     if (typeof config.params !== 'object' || config.params === null) throw new TypeError(`${where}: "params" must be a Standard Schema of the params, or a schema per param such as { id: z.coerce.number() }`);
     for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);
@@ -552,6 +555,13 @@ export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
   checkOptions(where, definition, DEFINITION_KEYS);
   if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
   checkBodyOption(definition.body, `${where}: "body"`);
+  // Only these methods' bodies are read: elsewhere a schema would answer every request 400, and `ctx.body` is always undefined.
+  if (definition.body !== undefined && !BODY_METHODS.has(definition.method)) {
+    throw new TypeError(`${where}: "body" is for POST, PUT and PATCH; the body of a ${definition.method} is never read (a schema would answer every request 400), so drop "body"`);
+  }
+  if (definition.location !== undefined && definition.operation !== 'create' && !definition.outcomes?.includes('create')) {
+    throw new TypeError(`${where}: "location" names what a create made, and this endpoint answers ${definition.operation}; declare operation: 'create', or outcomes: ['create'] to choose it with ctx.outcome`);
+  }
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);
   checkSchema(definition.response?.schema, `${where}: "response"`);

@@ -290,8 +290,8 @@ export interface CollectionDefinition<
   >;
   /**
    * Loads the item the URL names for a collection that publishes no `read` (comments that are listed,
-   * created and removed, never fetched one by one): owner checks, preconditions, merge patches and
-   * children load it through this, nothing is a 404, and a GET of an item stays a 405. Not beside
+   * created and removed, never fetched one by one): every replace, update and remove loads it first
+   * (`ctx.item`), and so do children; nothing is a 404, and a GET of an item stays a 405. Not beside
    * `read`, which loads the item when declared.
    */
   load?: (ctx: Context<ItemParams<Params, IdSchema>, QueryRecord, HeaderRecord, undefined>) => Promisable<(ItemSchema extends StandardSchema ? InferInput<ItemSchema> : Item) | undefined | null>;
@@ -698,8 +698,9 @@ function toEndpoint(
   const validators = definition.etag === undefined && definition.lastModified === undefined ? undefined : { etag: definition.etag, lastModified: definition.lastModified };
   const merge = operation === 'update' && mergesOf(definition) ? mergedSchemaOf(definition) : undefined;
   // The item is loaded before the handler for its owner, its preconditions or a merge patch; read loads it as its handler.
+  // A `load` is declared for nothing else: with it, every change finds its item in `ctx.item`, and a missing one is a 404.
   let current: CurrentItem | undefined;
-  if (onItem && (owns !== undefined || validators !== undefined || merge !== undefined)) {
+  if (onItem && (owns !== undefined || validators !== undefined || merge !== undefined || definition.load !== undefined)) {
     current = {
       load: level.loader!,
       owner: owns,

@@ -117,7 +117,22 @@ describe('restcanon lint: references and URLs', () => {
 
   it('lints a recursive schema (a schema that contains itself) without complaint', async () => {
     const result = await lint(write('good.yaml', GOOD));
-    expect(result).toEqual({ code: 0, stdout: `good.yaml\n  OpenAPI 3.0.3: 1 paths, 1 operations\n\nNo findings.\n`, stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: `good.yaml\n  OpenAPI 3.0.3: 1 path, 1 operation\n\nNo findings.\n`, stderr: '' });
+  });
+
+  it('refuses a YAML merge key (<<: *errors) with its line, saying readers disagree on it (was: a response key is a status)', async () => {
+    const merged = GOOD.replace(
+      '        "400": { $ref: "#/components/responses/Problem" }\n        "404": { $ref: "#/components/responses/Problem" }\n        "500": { $ref: "#/components/responses/Problem" }\n',
+      '        <<: *errors\n',
+    ).replace('paths:\n', 'x-errors: &errors\n  "400": { $ref: "#/components/responses/Problem" }\npaths:\n');
+    expect(merged.split('\n')[11]).toBe('        <<: *errors');
+    const result = await lint(write('merged.yaml', merged));
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'restcanon: merged.yaml:12:9: a YAML merge key (<<), which YAML 1.2 does not have: Spectral merges the members in, swagger-parser reads a member named "<<"; write the members out\n',
+    });
   });
 
   it('reads a document from a URL, and refuses a redirect, which it does not follow', async () => {

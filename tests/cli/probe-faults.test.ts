@@ -103,7 +103,9 @@ describe('restcanon probe: servers that cannot be probed', () => {
   });
 
   it('a base URL that is not one, and options out of range: exit 2 with the fix', async () => {
-    expect(await runCli(['probe', 'localhost:3000'])).toEqual({ code: 2, stdout: '', stderr: 'restcanon: localhost:3000: the probe speaks http and https, not localhost:\n' });
+    // A URL reads localhost:3000 as the scheme "localhost:": the message said the probe does not speak it.
+    expect(await runCli(['probe', 'localhost:3000'])).toEqual({ code: 2, stdout: '', stderr: 'restcanon: localhost:3000 has no http:// or https://; give http://localhost:3000\n' });
+    expect((await runCli(['probe', 'ftp://127.0.0.1'])).stderr).toBe('restcanon: ftp://127.0.0.1: the probe speaks http and https, not ftp:\n');
     expect((await runCli(['probe', 'http://127.0.0.1:1', '--rate', '0'])).stderr).toBe('restcanon: --rate takes a positive number; got "0"\n');
     expect((await runCli(['probe', 'http://127.0.0.1:1', '--param', 'userId'])).stderr).toBe('restcanon: --param takes name=value, such as --param userId=1; got "userId"\n');
     expect((await runCli(['probe', 'http://127.0.0.1:1', '--frobnicate'])).stderr).toMatch(/^restcanon: Unknown option '--frobnicate'\. See restcanon --help\.\n$/);

@@ -83,6 +83,8 @@ describe('reports', () => {
   it('--help, --version, and the rules with the convention each comes from', async () => {
     expect((await runCli(['--help'])).stdout).toMatch(/^restcanon: check an API against the conventions[\s\S]*restcanon lint <document> \[options\][\s\S]*restcanon probe <base-url> \[options\]/);
     expect((await runCli(['probe', '--help'])).stdout).toMatch(/^restcanon probe <base-url> \[options\]/);
+    // lint writes HTML as probe does: its help said text|json|sarif.
+    for (const command of ['lint', 'probe']) expect((await runCli([command, '--help'])).stdout).toMatch(/--format (<format> +)?text[|,] ?json[|,] ?sarif(\||,? or )html/);
     const manifest = JSON.parse(readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: '' });
     const rules = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout) as { id: string }[];

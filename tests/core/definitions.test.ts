@@ -105,3 +105,47 @@ describe('messages name what the user called', () => {
     expect(() => collection('notes', { remove: { outcomes: ['conflict' as never], handle: () => true } })).toThrow(/^the "remove" of collection\("notes"\): "outcomes" takes success outcomes/);
   });
 });
+
+describe('a body on a method whose body is never read', () => {
+  it.each(['GET', 'HEAD', 'DELETE', 'OPTIONS'] as const)('endpoint(%s /reports) with a body schema throws: every request would be a 400 "The request needs a body"', (method) => {
+    expect(() => endpoint(method, '/reports', { body: z.object({ since: z.string() }), handle: () => ({}) })).toThrow(
+      `endpoint(${method} /reports): "body" is for POST, PUT and PATCH; the body of a ${method} is never read (a schema would answer every request 400), so drop "body"`,
+    );
+  });
+
+  it("'unvalidated' and 'ignored' on a GET throw too: ctx.body would always be undefined", () => {
+    for (const body of ['unvalidated', 'ignored'] as const) {
+      expect(() => endpoint('GET', '/reports', { body, handle: () => ({}) })).toThrow(/^endpoint\(GET \/reports\): "body" is for POST, PUT and PATCH/);
+    }
+  });
+
+  it('a POST, PUT or PATCH still takes every body option', () => {
+    for (const method of ['POST', 'PUT', 'PATCH'] as const) {
+      for (const body of [z.object({ since: z.string() }), 'unvalidated', 'ignored'] as const) expect(() => endpoint(method, '/reports', { body, handle: () => ({}) })).not.toThrow();
+    }
+  });
+});
+
+describe('location on an endpoint that never answers create', () => {
+  it('endpoint(POST /searches) with location and neither operation create nor outcomes [create] throws: the location would never be sent', () => {
+    expect(() => endpoint('POST', '/searches', { body: 'unvalidated', location: () => '/searches/1', handle: () => ({}) })).toThrow(
+      'endpoint(POST /searches): "location" names what a create made, and this endpoint answers submit; declare operation: \'create\', or outcomes: [\'create\'] to choose it with ctx.outcome',
+    );
+  });
+
+  it('an endpoint that may choose create takes location', () => {
+    expect(() => endpoint('POST', '/searches', { body: 'unvalidated', outcomes: ['create'], location: () => '/searches/1', handle: () => ({}) })).not.toThrow();
+  });
+});
+
+describe('consumes on an endpoint that reads no body', () => {
+  it("endpoint(POST /imports) with consumes ['text/csv'] and no body, or body: 'ignored', throws: the media types of a body it never reads", () => {
+    for (const config of [{}, { body: 'ignored' as const }]) {
+      expect(() => endpoint('POST', '/imports', { ...config, consumes: ['text/csv'], handle: () => ({}) })).toThrow(
+        'endpoint(POST /imports): "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or \'unvalidated\', or drop "consumes"',
+      );
+    }
+    expect(() => endpoint('GET', '/imports', { consumes: ['text/csv'], handle: () => ({}) })).toThrow(/^endpoint\(GET \/imports\): "consumes" names the media types/);
+    expect(() => endpoint('POST', '/imports', { body: 'unvalidated', consumes: ['text/csv'], handle: () => ({}) })).not.toThrow();
+  });
+});

@@ -112,3 +112,25 @@ describe('Location of a create whose result has no id', () => {
     expect(reported).toEqual([]);
   });
 });
+
+describe('Location of an endpoint that chooses create', () => {
+  it('a submit endpoint that chooses ctx.outcome(create) sends the Location its location gives', async () => {
+    const imports = endpoint('POST', '/imports', {
+      body: z.object({ url: z.string() }),
+      outcomes: ['create'],
+      location: (result: { id: string }) => `/imports/${result.id}/status`,
+      handle: (ctx) => {
+        if (ctx.body.url.endsWith('.xml')) ctx.outcome('create');
+        return { id: 'imp-1', url: ctx.body.url };
+      },
+    });
+    const { client, reported } = withReports({ endpoints: [imports] });
+    const created = await client.post('/imports', { body: { url: 'https://example.com/feed.xml' } });
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toBe('/imports/imp-1/status');
+    const submitted = await client.post('/imports', { body: { url: 'https://example.com/feed.json' } });
+    expect(submitted.status).toBe(200);
+    expect(submitted.headers).not.toHaveProperty('location');
+    expect(reported).toEqual([]);
+  });
+});

@@ -446,6 +446,29 @@ describe('collection: an item loaded without a published read (load)', () => {
     expect((await client.get('/drafts/9/revisions')).status).toBe(404);
   });
 
+  it('with load and no owner, DELETE, PUT and PATCH of comment 9, which load does not find, are 404 without their handler, and comment 1 reaches it in ctx.item', async () => {
+    const comments = new Map([[1, { id: 1, body: 'First!' }]]);
+    const reached: unknown[] = [];
+    const change = (ctx: { item: unknown; body?: unknown }) => (reached.push(ctx.item), { ...(ctx.item as object), ...(ctx.body as object) });
+    const notes = collection('comments', {
+      id: z.coerce.number().int(),
+      body: z.object({ body: z.string() }),
+      patch: z.object({ body: z.string() }).partial(),
+      load: (ctx) => comments.get(ctx.params.id),
+      replace: change,
+      update: change,
+      remove: (ctx) => (reached.push(ctx.item), true),
+    });
+    const client = createTestClient(createApi({ resources: [notes] }));
+    expectProblem(await client.delete('/comments/9'), { status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await client.put('/comments/9', { body: { body: 'x' } }), { status: 404, code: 'RC_NOT_FOUND' });
+    expectProblem(await client.patch('/comments/9', { body: { body: 'x' } }), { status: 404, code: 'RC_NOT_FOUND' });
+    expect(reached).toEqual([]);
+    expect(await client.patch('/comments/1', { body: { body: 'Edited' } })).toMatchObject({ status: 200, body: { id: 1, body: 'Edited' } });
+    expect((await client.delete('/comments/1')).status).toBe(204);
+    expect(reached).toEqual([comments.get(1), comments.get(1)]);
+  });
+
   it('refuses load beside read, and a load that is not a function', () => {
     const read = () => ({});
     expect(() => collection('comments', { read, load: read, remove: () => true })).toThrow(

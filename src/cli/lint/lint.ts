@@ -33,6 +33,11 @@ export async function lintDocument(location: string, config: CliConfig, options:
     target: location,
     findings: plain,
     rules,
-    notes: [`OpenAPI ${String(model.root.openapi)}: ${model.paths.length} paths, ${operations} operations`],
+    notes: [`OpenAPI ${String(model.root.openapi)}: ${counted(model.paths.length, 'path')}, ${counted(operations, 'operation')}`],
   };
+}
+
+/** `1 path`, `2 paths`. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -84,6 +84,23 @@ export async function parseText(text: string, location: string, base: string): P
     const position = lines.linePos(error.pos[0]);
     throw new CliError(`${location}:${position.line}:${position.col}: not valid JSON or YAML: ${error.message.split('\n')[0]}`);
   }
+  // A merge key is YAML 1.1: Spectral merges the members in, swagger-parser (js-yaml's JSON schema)
+  // keeps a member named "<<". Refused, since the two would lint two documents.
+  let merge: number | undefined;
+  yaml.visit(document, {
+    Pair: (_, pair) => {
+      const key = pair.key;
+      if (yaml.isScalar(key) && key.value === '<<' && key.type === 'PLAIN') {
+        merge = key.range?.[0];
+        return yaml.visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (merge !== undefined) {
+    const position = lines.linePos(merge);
+    throw new CliError(`${location}:${position.line}:${position.col}: a YAML merge key (<<), which YAML 1.2 does not have: Spectral merges the members in, swagger-parser reads a member named "<<"; write the members out`);
+  }
   let value: unknown;
   try {
     value = document.toJS({ maxAliasCount: 1000 });

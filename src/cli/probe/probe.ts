@@ -84,7 +84,11 @@ function baseUrlOf(text: string): URL {
   } catch {
     throw new CliError(`"${text}" is not a URL; give the API's base URL, such as http://localhost:3000`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`${text}: the probe speaks http and https, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:3000` parses as the scheme `localhost:`: what was left out is the scheme.
+    if (!text.includes('://')) throw new CliError(`${text} has no http:// or https://; give http://${text}`);
+    throw new CliError(`${text}: the probe speaks http and https, not ${url.protocol}`);
+  }
   if (url.search !== '' || url.hash !== '') throw new CliError(`${text}: give the base URL without a query or fragment`);
   return url;
 }
