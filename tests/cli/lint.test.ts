@@ -1,7 +1,7 @@
 /**
  * restcanon lint over documents: hand-written ones with planted violations (found, each at its line),
  * the documents restcanon generates for the demo API and the Conduit example, the RealWorld document
- * when ../shared holds it, and every kind of input it must refuse with a sentence and exit code 2.
+ * when REALWORLD_OPENAPI names a copy of it, and every kind of input it must refuse with a sentence and exit code 2.
  */
 import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,8 @@ import { SLOPPY_DOCUMENT } from './apps/sloppy-express.js';
 import { foundIn, runCli } from './run.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'restcanon-lint-'));
-const REALWORLD = path.join(import.meta.dirname, '..', '..', '..', 'shared', 'external', 'realworld', 'openapi.yml');
+/** The RealWorld API's openapi.yml, which the repository does not hold: a path given by the environment. */
+const REALWORLD = process.env.REALWORLD_OPENAPI ?? '';
 const CONDUIT_FOLDER = path.join(import.meta.dirname, '..', '..', 'examples', 'conduit');
 
 interface JsonReport {
@@ -116,7 +117,7 @@ describe('restcanon lint: the documents restcanon generates', () => {
   });
 });
 
-describe.skipIf(!existsFile(REALWORLD))('restcanon lint: the RealWorld (Conduit) specification', () => {
+describe.skipIf(REALWORLD === '' || !existsFile(REALWORLD))('restcanon lint: the RealWorld (Conduit) specification', () => {
   it('reports where it departs from the conventions', async () => {
     const { code, report } = await lint(REALWORLD);
     const counts = Object.fromEntries(report.rules.map((rule) => [rule.rule, rule.failed]));
