@@ -119,7 +119,7 @@ describe('ctx.outcome', () => {
     const endpoints: Endpoint[] = [
       ...(['empty', 'accepted', 'create', 'replace'] as const).map(chosen),
       endpoint('GET', '/snapshots/:id', { outcomes: ['notModified'], handle: (ctx) => { ctx.outcome('notModified'); } }),
-      endpoint('DELETE', '/sessions/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return null; } }),
+      endpoint('DELETE', '/logins/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return null; } }),
       // Without a choice an item's missing result is still a 404, and remove's false still says "no such item".
       endpoint('PUT', '/flags/:name', { body: z.object({ on: z.boolean() }), handle: () => undefined }),
       endpoint('DELETE', '/tokens/:id', { outcomes: ['accepted'], handle: (ctx) => { ctx.outcome('accepted'); return false; } }),
@@ -133,7 +133,7 @@ describe('ctx.outcome', () => {
     }
     expect(flags.get('beta')).toBe(true);
     expect((await api.handle({ method: 'GET', url: '/snapshots/1' })).status).toBe(304);
-    expect((await api.handle({ method: 'DELETE', url: '/sessions/1' })).status).toBe(202);
+    expect((await api.handle({ method: 'DELETE', url: '/logins/1' })).status).toBe(202);
     expect((await put('/flags/beta')).status).toBe(404);
     expect((await api.handle({ method: 'DELETE', url: '/tokens/1' })).status).toBe(404);
   });

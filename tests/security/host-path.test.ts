@@ -6,19 +6,15 @@
  * The API has routes under `/admin` whose answers carry a secret, a route at `/` and one at
  * `/public/:name`, so that a target the guard misses has somewhere else to go.
  */
-import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
-import express5, { type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
+import express5 from 'express';
 import express4 from 'express4';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
-import { toFetch } from '../../src/adapters/fetch.js';
-import { toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint, type Api } from '../../src/index.js';
-import { listen, type MountedServer } from '../adapters/conformance.js';
+import type { MountedServer } from '../adapters/conformance.js';
+import { expressHost, fastifyHost, fetchHost, GUARDED, nodeHost, withoutDeprecationWarnings, type Express, type Host } from './guarded-hosts.js';
 import { rawRequest, type RawAnswer } from './raw-http.js';
 
 /** The API every host serves: two routes under `/admin`, whose answers hold `secret`. */
@@ -34,103 +30,15 @@ function adminApi(): Api {
   });
 }
 
-const GUARDED = 'guarded';
-
-/** Whether a path is the guarded prefix or below it, as a prefix guard compares. */
-function underPrefix(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
-}
-
 /** What became of a request: the guard stopped it, an admin route of the API answered it, or neither. */
 function outcome(answer: RawAnswer): 'guard' | 'admin route' | 'other' {
   if (answer.status === 403 && answer.body === GUARDED) return 'guard';
   return answer.body.includes('"secret"') ? 'admin route' : 'other';
 }
 
-interface Host {
-  name: string;
-  /** Where the API is mounted: `''` or `/v1`. */
-  prefix: string;
-  /** Whether the guard reads the raw target as a string: it cannot see an absolute-form target. */
-  raw?: boolean;
-  start: (api: Api) => Promise<MountedServer>;
-}
-
-type Express = typeof express5;
-
-/** `app.use('<prefix>/admin', guard)` in front of `app.use('<prefix>', toExpress(api))`. */
-function expressHost(name: string, express: Express, prefix: string, caseSensitive: boolean): Host {
-  return {
-    name: `${name}${prefix === '' ? '' : `, mounted at ${prefix}`}${caseSensitive ? ', case sensitive routing' : ''}`,
-    prefix,
-    start: (api) => {
-      const app = express();
-      if (caseSensitive) app.set('case sensitive routing', true);
-      app.use(`${prefix}/admin`, (_req: ExpressRequest, res: ExpressResponse) => void res.status(403).send(GUARDED));
-      app.use(prefix || '/', toExpress(api));
-      app.use((_req: ExpressRequest, res: ExpressResponse) => void res.status(404).send('host 404'));
-      return listen(http.createServer(app));
-    },
-  };
-}
-
-/** An `onRequest` hook in front of `register(toFastify(api), { prefix })`, reading the route Fastify matched or the raw URL. */
-function fastifyHost(reads: 'routeOptions.url' | 'request.url', prefix: string): Host {
-  return {
-    name: `fastify, a guard on ${reads}${prefix === '' ? '' : `, prefix ${prefix}, fallthrough: false`}`,
-    prefix,
-    raw: reads === 'request.url',
-    start: async (api) => {
-      const app = Fastify({ forceCloseConnections: true });
-      app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        const path = reads === 'request.url' ? request.url.split('?', 1)[0]! : request.routeOptions.url;
-        if (path !== undefined && underPrefix(path, `${prefix}/admin`)) return reply.code(403).send(GUARDED);
-      });
-      await app.register(toFastify(api, prefix === '' ? {} : { fallthrough: false }), prefix === '' ? {} : { prefix });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      return { baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
-    },
-  };
-}
-
-/** A `node:http` server that checks the path before it calls the API's listener. */
-function nodeHost(reads: 'new URL(req.url, base)' | 'req.url'): Host {
-  return {
-    name: `node:http, a guard on ${reads}`,
-    prefix: '',
-    raw: reads === 'req.url',
-    start: (api) => {
-      const listener = toNodeListener(api);
-      return listen(
-        http.createServer((req, res) => {
-          let path: string;
-          try {
-            path = reads === 'req.url' ? req.url!.split('?', 1)[0]! : new URL(req.url!, 'http://host.test').pathname;
-          } catch {
-            return void res.writeHead(400, { 'content-length': '9' }).end('not a URL');
-          }
-          if (underPrefix(path, '/admin')) return void res.writeHead(403, { 'content-length': String(GUARDED.length) }).end(GUARDED);
-          void listener(req, res);
-        }),
-      );
-    },
-  };
-}
-
-/** A Fetch handler (on @hono/node-server) that checks the pathname of the Request's URL before it calls the API. */
-const fetchHost: Host = {
-  name: 'fetch on @hono/node-server, a guard on new URL(request.url).pathname',
-  prefix: '',
-  start: (api) => {
-    const handle = toFetch(api);
-    const guarded = (request: Request) => (underPrefix(new URL(request.url).pathname, '/admin') ? new Response(GUARDED, { status: 403 }) : handle(request));
-    return listen(createAdaptorServer({ fetch: guarded }) as Server);
-  },
-};
-
 const HOSTS: Host[] = [
-  ...[false, true].flatMap((caseSensitive) =>
-    ['', '/v1'].flatMap((prefix) => [expressHost('express 4', express4 as unknown as Express, prefix, caseSensitive), expressHost('express 5', express5, prefix, caseSensitive)]),
+  ...[undefined, 'case sensitive routing' as const].flatMap((routing) =>
+    ['', '/v1'].flatMap((prefix) => [expressHost('express 4', express4 as unknown as Express, prefix, routing), expressHost('express 5', express5, prefix, routing)]),
   ),
   fastifyHost('routeOptions.url', ''),
   fastifyHost('routeOptions.url', '/v1'),
@@ -210,16 +118,7 @@ function attacks(prefix: string, raw: boolean): string[] {
   ];
 }
 
-// Express reads an absolute-form target with Node's url.parse, which warns (DEP0170) about the port
-// of `http://x:8a/...`, one of the targets sent: the warning is the framework's, not a finding.
-let noDeprecation = false;
-beforeAll(() => {
-  noDeprecation = process.noDeprecation === true;
-  process.noDeprecation = true;
-});
-afterAll(() => {
-  process.noDeprecation = noDeprecation;
-});
+withoutDeprecationWarnings();
 
 for (const host of HOSTS) {
   describe(`${host.name}: a request the guard on ${host.prefix}/admin does not see reaches no route under /admin`, () => {

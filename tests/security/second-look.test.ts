@@ -19,9 +19,8 @@ import { toFetch } from '../../src/adapters/fetch.js';
 import { toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint, type Api, type ApiRequest } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
+import { expressHost, fastifyHost, fetchHost, GUARDED, nodeHost, withoutDeprecationWarnings, type Express, type Host } from './guarded-hosts.js';
 import { rawRequest, type RawAnswer } from './raw-http.js';
-
-const GUARDED = 'guarded';
 
 function adminApi(basePath?: string): Api {
   return createApi({
@@ -43,79 +42,14 @@ function reachedAdmin(answer: RawAnswer): boolean {
   return answer.body.includes('secret') || (answer.headers.allow ?? '').includes('DELETE') || (answer.headers['access-control-allow-methods'] ?? '').includes('DELETE');
 }
 
-type Express = typeof express5;
-
-interface Host {
-  name: string;
-  prefix: string;
-  start: (api: Api) => Promise<MountedServer>;
-}
-
-function expressHost(name: string, express: Express, prefix: string, strict: boolean): Host {
-  return {
-    name: `${name}${prefix === '' ? '' : ` at ${prefix}`}${strict ? ', strict routing' : ''}`,
-    prefix,
-    start: (api) => {
-      const app = express();
-      if (strict) app.set('strict routing', true);
-      app.use(`${prefix}/admin`, (_req: ExpressRequest, res: ExpressResponse) => void res.status(403).send(GUARDED));
-      app.use(prefix || '/', toExpress(api));
-      app.use((_req: ExpressRequest, res: ExpressResponse) => void res.status(404).send('host 404'));
-      return listen(http.createServer(app));
-    },
-  };
-}
-
-function fastifyHost(prefix: string): Host {
-  return {
-    name: `fastify, onRequest guard on routeOptions.url${prefix === '' ? '' : `, prefix ${prefix}`}`,
-    prefix,
-    start: async (api) => {
-      const app = Fastify({ forceCloseConnections: true });
-      app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-        const path = request.routeOptions.url;
-        if (path !== undefined && (path === `${prefix}/admin` || path.startsWith(`${prefix}/admin/`))) return reply.code(403).send(GUARDED);
-      });
-      await app.register(toFastify(api, prefix === '' ? {} : { fallthrough: false }), prefix === '' ? {} : { prefix });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      return { baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
-    },
-  };
-}
-
-const underAdmin = (path: string) => path === '/admin' || path.startsWith('/admin/');
-
 const HOSTS: Host[] = [
-  ...[false, true].flatMap((strict) => ['', '/v1'].flatMap((prefix) => [expressHost('express 4', express4 as unknown as Express, prefix, strict), expressHost('express 5', express5, prefix, strict)])),
-  fastifyHost(''),
-  fastifyHost('/v1'),
-  {
-    name: 'node:http, a guard on new URL(req.url, base)',
-    prefix: '',
-    start: (api) => {
-      const listener = toNodeListener(api);
-      return listen(
-        http.createServer((req, res) => {
-          let path: string;
-          try {
-            path = new URL(req.url!, 'http://host.test').pathname;
-          } catch {
-            return void res.writeHead(400, { 'content-length': '0' }).end();
-          }
-          if (underAdmin(path)) return void res.writeHead(403, { 'content-length': String(GUARDED.length) }).end(GUARDED);
-          void listener(req, res);
-        }),
-      );
-    },
-  },
-  {
-    name: 'fetch on @hono/node-server, a guard on new URL(request.url).pathname',
-    prefix: '',
-    start: (api) => {
-      const handle = toFetch(api);
-      return listen(createAdaptorServer({ fetch: (request: Request) => (underAdmin(new URL(request.url).pathname) ? new Response(GUARDED, { status: 403 }) : handle(request)) }) as Server);
-    },
-  },
+  ...[undefined, 'strict routing' as const].flatMap((routing) =>
+    ['', '/v1'].flatMap((prefix) => [expressHost('express 4', express4 as unknown as Express, prefix, routing), expressHost('express 5', express5, prefix, routing)]),
+  ),
+  fastifyHost('routeOptions.url', ''),
+  fastifyHost('routeOptions.url', '/v1'),
+  nodeHost('new URL(req.url, base)'),
+  fetchHost,
 ];
 
 function targets(p: string): [method: string, target: string, headers?: string[]][] {
@@ -149,14 +83,7 @@ function targets(p: string): [method: string, target: string, headers?: string[]
   ];
 }
 
-let noDeprecation = false;
-beforeAll(() => {
-  noDeprecation = process.noDeprecation === true;
-  process.noDeprecation = true;
-});
-afterAll(() => {
-  process.noDeprecation = noDeprecation;
-});
+withoutDeprecationWarnings();
 
 for (const host of HOSTS) {
   describe(`${host.name}: a guard on ${host.prefix}/admin`, () => {
