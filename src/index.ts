@@ -52,9 +52,9 @@ export type { InferInput, InferOutput, StandardSchema, StandardIssue, StandardRe
 export type { PartSchema } from './core/validation.js';
 export { json, text, type Serializer } from './formats/formats.js';
 export type { RawBody } from './core/body.js';
+export { endpoint } from './core/declare-endpoint.js';
+export { defineEndpoint } from './core/endpoint-checks.js';
 export {
-  endpoint,
-  defineEndpoint,
   type Authenticated,
   type Authorize,
   type BodyOption,
@@ -78,14 +78,11 @@ export {
   type ResultFilter,
   type ResultOf,
 } from './core/endpoint.js';
+export { collection, type ChildParam, type Collection, type CollectionFacts } from './core/resource.js';
 export {
-  collection,
   COLLECTION_OPERATIONS,
-  type ChildParam,
   type ChildParams,
-  type Collection,
   type CollectionDefinition,
-  type CollectionFacts,
   type CollectionOperation,
   type FilterOf,
   type ItemParams,
@@ -95,7 +92,7 @@ export {
   type OwnerOption,
   type OwnerRule,
   type OwnerScope,
-} from './core/resource.js';
+} from './core/collection-definition.js';
 export type { CursorValue, Page, PageOption, PageRequest, SortField } from './core/lists.js';
 export type { Validators } from './core/conditions.js';
 export { mergePatch } from './core/merge-patch.js';

@@ -1,5 +1,6 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
-import { endpoint as declareEndpoint, type AnyContext, type Endpoint, type Principal, type Register } from './endpoint.js';
+import type { AnyContext, Endpoint, Principal, Register } from './endpoint.js';
+import { endpoint as declareEndpoint } from './declare-endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from '../formats/formats.js';
 import { checkNaming, type NamingOptions } from '../naming/naming.js';

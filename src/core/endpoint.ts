@@ -1,17 +1,12 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
-import { BODY_METHODS, METHODS } from './http.js';
 import type { PathParams } from './path.js';
-import { parseTemplate } from './path.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
 import type { Validators } from './conditions.js';
 import type { ListRules, PageRequest, SortField } from './lists.js';
-import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
 import type { Operation } from './policy.js';
-import { checkFunction, checkOptions } from './options.js';
-import { checkParamsSchema } from './params-schema.js';
-import { checkSchema, isStandardSchema, type InferInput, type InferOutput, type StandardSchema } from './standard-schema.js';
+import type { InferInput, InferOutput, StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
 /**
@@ -346,20 +341,6 @@ export interface ListContext<Sort extends string = string, Filter = Record<strin
   filter: Filter;
 }
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
-
-/**
- * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
- *
- * @example
- * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
- */
-export function checkBodyOption(value: unknown, what: string): void {
-  if (value !== undefined && value !== 'unvalidated' && value !== 'ignored' && !isStandardSchema(value)) {
-    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`);
-  }
-}
-
 /**
  * Whether an endpoint reads the body a request sends: it has a body option other than `'ignored'`.
  *
@@ -368,118 +349,6 @@ export function checkBodyOption(value: unknown, what: string): void {
  */
 export function readsBody(endpoint: Pick<Endpoint, 'body'>): boolean {
   return endpoint.body !== undefined && endpoint.body !== 'ignored';
-}
-
-const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
-
-const DEFAULT_OPERATION: Readonly<Record<Method, Operation>> = {
-  GET: 'read',
-  HEAD: 'read',
-  POST: 'submit',
-  PUT: 'replace',
-  PATCH: 'update',
-  DELETE: 'remove',
-  OPTIONS: 'submit',
-};
-
-/**
- * Declares one endpoint. Its `ctx.params` are typed from the path template (or the params schemas),
- * `ctx.query`, `ctx.headers` and `ctx.body` from their schemas.
- *
- * @example
- * const search = endpoint('POST', '/searches', {
- *   body: z.object({ text: z.string() }),
- *   handle: (ctx) => index.search(ctx.body.text), // a POST that submits: 200
- * });
- */
-export function endpoint<
-  const M extends Method,
-  const Path extends string,
-  ParamsSchema extends PartSchema | undefined = undefined,
-  QuerySchema extends StandardSchema | undefined = undefined,
-  HeadersSchema extends StandardSchema | undefined = undefined,
-  BodySchema extends BodyOption | undefined = undefined,
-  IsPublic extends boolean = false,
-  Response extends StandardSchema | undefined = undefined,
-  Result extends ResultOf<Response> = ResultOf<Response>,
-  Loaded = unknown,
-  const Op extends Operation = never,
-  const Chosen extends ChosenOutcome = never,
-  Errors extends DeclaredErrors = {},
-  const Keys extends string = never,
->(
-  method: M,
-  path: Path,
-  config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded, Op, Chosen, Errors> & { [K in Keys]?: unknown },
-): Endpoint<EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys>> {
-  if (!(METHODS as readonly string[]).includes(method)) {
-    throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
-  }
-  parseTemplate(path);
-  const where = `endpoint(${method} ${path})`;
-  checkOptions(where, config, ENDPOINT_OPTIONS);
-  if (typeof config?.handle !== 'function') throw new TypeError(`${where}: "handle" must be a function`);
-  checkSchema(config.response, `${where}: "response"`);
-  checkSchema(config.query, `${where}: "query"`);
-  checkSchema(config.headers, `${where}: "headers"`);
-  checkBodyOption(config.body, `${where}: "body"`);
-  if (config.consumes !== undefined && !(BODY_METHODS.has(method) && readsBody({ body: config.body }))) {
-    throw new TypeError(`${where}: "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "consumes"`);
-  }
-  if (config.params !== undefined && !isStandardSchema(config.params)) {
-    if (typeof config.params !== 'object' || config.params === null) throw new TypeError(`${where}: "params" must be a Standard Schema of the params, or a schema per param such as { id: z.coerce.number() }`);
-    for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);
-  }
-  checkParamsSchema(config.params, path, where);
-  if (config.operation !== undefined && !OPERATIONS.includes(config.operation)) {
-    throw new TypeError(`${where}: "operation" must be one of ${OPERATIONS.join(', ')}, got ${JSON.stringify(config.operation)}`);
-  }
-  checkFunction(config.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
-  checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
-  if (config.public === true && config.authorize !== undefined) throw publicRule(where, 'a public endpoint');
-  const operation = config.operation ?? DEFAULT_OPERATION[method];
-  const conditional = checkConditional(config.conditional, where);
-  // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
-  return freezeEndpoint({
-    method,
-    path,
-    operation,
-    params: config.params,
-    query: config.query,
-    headers: config.headers,
-    body: config.body,
-    consumes: config.consumes ?? ['application/json'],
-    public: config.public === true,
-    authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],
-    guards: [],
-    filters: [],
-    location: config.location as Endpoint['location'],
-    itemPath: operation === 'create' ? `${path}/:id` : undefined,
-    summary: config.summary,
-    response: config.response === undefined ? undefined : { schema: config.response, array: false },
-    outcomes: config.outcomes,
-    errors: config.errors,
-    validators: conditional && { etag: conditional.etag, lastModified: conditional.lastModified },
-    current: conditional && {
-      load: conditional.load as CurrentItem['load'],
-      owner: undefined,
-      requireCondition: conditional.requireIfMatch === true,
-      isHandler: false,
-      answersItem: false,
-      merge: undefined,
-    },
-    handle: config.handle as Endpoint['handle'],
-  }, where) as Endpoint<never>;
-}
-
-/**
- * The mistake of an `authorize` on a public endpoint or operation, which would run for nobody.
- *
- * @example
- * throw publicRule('endpoint(GET /news)', 'a public endpoint');
- */
-export function publicRule(where: string, what: string): TypeError {
-  return new TypeError(`${where}: ${what} runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler`);
 }
 
 /**
@@ -503,97 +372,3 @@ export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, I
   /** The keys of its definition, such as `authorize` and `conditional`. */
   declared: Keys;
 }
-
-const CONDITIONAL_OPTIONS = ['load', 'etag', 'lastModified', 'requireIfMatch'];
-
-/** The `conditional` option, checked: a loader, and at least one validator to compare. */
-function checkConditional(conditional: ConditionalOption<any, any> | undefined, where: string): ConditionalOption<any, any> | undefined {
-  if (conditional === undefined) return undefined;
-  if (typeof conditional !== 'object' || conditional === null) throw new TypeError(`${where}: "conditional" must be { load, etag } (or lastModified)`);
-  checkOptions(`the "conditional" of ${where}`, conditional, CONDITIONAL_OPTIONS);
-  if (typeof conditional.load !== 'function') throw new TypeError(`${where}: the "load" of "conditional" must be a function (ctx) => the item the URL names`);
-  checkValidators(conditional, `the "conditional" of ${where}`);
-  if (conditional.etag === undefined && conditional.lastModified === undefined) throw new TypeError(`${where}: "conditional" needs "etag" or "lastModified": the validators its preconditions compare`);
-  return conditional;
-}
-
-/**
- * Throws unless `etag` and `lastModified` are functions where given, one of them is, and
- * `requireIfMatch` has something to compare.
- *
- * @example
- * checkValidators({ etag: (item) => item.version }, 'collection("articles")');
- */
-export function checkValidators(options: { etag?: unknown; lastModified?: unknown; requireIfMatch?: unknown }, where: string): void {
-  for (const name of ['etag', 'lastModified'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${where}: "${name}" must be a function of the item`);
-  }
-  if (options.requireIfMatch !== undefined && typeof options.requireIfMatch !== 'boolean') throw new TypeError(`${where}: "requireIfMatch" must be true or false`);
-  if (options.etag === undefined && options.lastModified === undefined && options.requireIfMatch === true) {
-    throw new TypeError(`${where}: "requireIfMatch" needs "etag" (or "lastModified") to compare the request's precondition with`);
-  }
-}
-
-/**
- * Freezes a complete endpoint description. Resources build theirs with it; most code wants {@link endpoint}.
- *
- * @example
- * defineEndpoint({ ...existing, path: '/v2' + existing.path });
- */
-export function defineEndpoint(definition: Endpoint): Endpoint {
-  return freezeEndpoint(definition, `defineEndpoint(${definition?.method} ${definition?.path})`);
-}
-
-/**
- * {@link defineEndpoint} for a declaration of another name: its messages name `where`, what the
- * user called (`endpoint(GET /me)`, `the "remove" of collection("comments")`).
- *
- * @example
- * freezeEndpoint(definition, 'endpoint(GET /me)');
- */
-export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
-  checkOptions(where, definition, DEFINITION_KEYS);
-  if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
-  checkBodyOption(definition.body, `${where}: "body"`);
-  // Only these methods' bodies are read: elsewhere a schema would answer every request 400, and `ctx.body` is always undefined.
-  if (definition.body !== undefined && !BODY_METHODS.has(definition.method)) {
-    throw new TypeError(`${where}: "body" is for POST, PUT and PATCH; the body of a ${definition.method} is never read (a schema would answer every request 400), so drop "body"`);
-  }
-  if (definition.location !== undefined && definition.operation !== 'create' && !definition.outcomes?.includes('create')) {
-    throw new TypeError(`${where}: "location" names what a create made, and this endpoint answers ${definition.operation}; declare operation: 'create', or outcomes: ['create'] to choose it with ctx.outcome`);
-  }
-  checkSchema(definition.query, `${where}: "query"`);
-  checkSchema(definition.headers, `${where}: "headers"`);
-  checkSchema(definition.response?.schema, `${where}: "response"`);
-  checkOutcomes(definition, where);
-  checkDeclaredErrors(definition.errors, where);
-  return Object.freeze({ ...definition });
-}
-
-const CHOSEN: readonly string[] = SUCCESS_OUTCOMES.filter((outcome) => outcome !== 'options');
-
-function checkOutcomes({ outcomes, method }: Endpoint, where: string): void {
-  if (outcomes === undefined) return;
-  if (!Array.isArray(outcomes)) throw new TypeError(`${where}: "outcomes" must be an array of success outcomes, such as ['accepted']`);
-  for (const outcome of outcomes) {
-    if (!CHOSEN.includes(outcome)) throw new TypeError(`${where}: "outcomes" takes success outcomes (${CHOSEN.join(', ')}), got ${JSON.stringify(outcome)}; errors are thrown and declared in "errors"`);
-    if (outcome === 'notModified' && method !== 'GET') throw new TypeError(`${where}: only a GET endpoint may answer notModified`);
-  }
-}
-
-function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string): void {
-  if (errors === undefined) return;
-  if (typeof errors !== 'object' || errors === null) throw new TypeError(`${where}: "errors" must be an object of error outcomes, such as { conflict: 'The email is taken' }`);
-  for (const [outcome, declared] of Object.entries(errors)) {
-    if (!(ERROR_OUTCOMES as readonly string[]).includes(outcome)) throw new TypeError(`${where}: "errors" takes error outcomes (${ERROR_OUTCOMES.join(', ')}), got "${outcome}"`);
-    if (typeof declared === 'string') continue;
-    if (typeof declared !== 'object' || declared === null) throw new TypeError(`${where}: the declared error "${outcome}" must be a description or { description, schema }`);
-    checkOptions(`${where}: the declared error "${outcome}"`, declared, ['description', 'schema']);
-    checkSchema(declared.schema, `${where}: the schema of the declared error "${outcome}"`);
-  }
-}
-
-const DEFINITION_KEYS = [
-  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
-  'validators', 'current', 'list', 'handle',
-];

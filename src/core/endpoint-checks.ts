@@ -1,0 +1,126 @@
+import { BODY_METHODS } from './http.js';
+import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
+import { checkOptions } from './options.js';
+import { checkSchema, isStandardSchema } from './standard-schema.js';
+import type { ConditionalOption, DeclaredErrors, Endpoint } from './endpoint.js';
+
+/**
+ * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
+ *
+ * @example
+ * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
+ */
+export function checkBodyOption(value: unknown, what: string): void {
+  if (value !== undefined && value !== 'unvalidated' && value !== 'ignored' && !isStandardSchema(value)) {
+    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`);
+  }
+}
+
+/**
+ * The mistake of an `authorize` on a public endpoint or operation, which would run for nobody.
+ *
+ * @example
+ * throw publicRule('endpoint(GET /news)', 'a public endpoint');
+ */
+export function publicRule(where: string, what: string): TypeError {
+  return new TypeError(`${where}: ${what} runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler`);
+}
+
+const CONDITIONAL_OPTIONS = ['load', 'etag', 'lastModified', 'requireIfMatch'];
+
+/**
+ * The `conditional` option, checked: a loader, and at least one validator to compare.
+ *
+ * @example
+ * checkConditional({ load: (ctx) => store.get(ctx.params.id), etag: (item) => item.version }, 'endpoint(GET /items/:id)');
+ */
+export function checkConditional(conditional: ConditionalOption<any, any> | undefined, where: string): ConditionalOption<any, any> | undefined {
+  if (conditional === undefined) return undefined;
+  if (typeof conditional !== 'object' || conditional === null) throw new TypeError(`${where}: "conditional" must be { load, etag } (or lastModified)`);
+  checkOptions(`the "conditional" of ${where}`, conditional, CONDITIONAL_OPTIONS);
+  if (typeof conditional.load !== 'function') throw new TypeError(`${where}: the "load" of "conditional" must be a function (ctx) => the item the URL names`);
+  checkValidators(conditional, `the "conditional" of ${where}`);
+  if (conditional.etag === undefined && conditional.lastModified === undefined) throw new TypeError(`${where}: "conditional" needs "etag" or "lastModified": the validators its preconditions compare`);
+  return conditional;
+}
+
+/**
+ * Throws unless `etag` and `lastModified` are functions where given, one of them is, and
+ * `requireIfMatch` has something to compare.
+ *
+ * @example
+ * checkValidators({ etag: (item) => item.version }, 'collection("articles")');
+ */
+export function checkValidators(options: { etag?: unknown; lastModified?: unknown; requireIfMatch?: unknown }, where: string): void {
+  for (const name of ['etag', 'lastModified'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${where}: "${name}" must be a function of the item`);
+  }
+  if (options.requireIfMatch !== undefined && typeof options.requireIfMatch !== 'boolean') throw new TypeError(`${where}: "requireIfMatch" must be true or false`);
+  if (options.etag === undefined && options.lastModified === undefined && options.requireIfMatch === true) {
+    throw new TypeError(`${where}: "requireIfMatch" needs "etag" (or "lastModified") to compare the request's precondition with`);
+  }
+}
+
+/**
+ * Freezes a complete endpoint description. Resources build theirs with it; most code wants {@link endpoint}.
+ *
+ * @example
+ * defineEndpoint({ ...existing, path: '/v2' + existing.path });
+ */
+export function defineEndpoint(definition: Endpoint): Endpoint {
+  return freezeEndpoint(definition, `defineEndpoint(${definition?.method} ${definition?.path})`);
+}
+
+/**
+ * {@link defineEndpoint} for a declaration of another name: its messages name `where`, what the
+ * user called (`endpoint(GET /me)`, `the "remove" of collection("comments")`).
+ *
+ * @example
+ * freezeEndpoint(definition, 'endpoint(GET /me)');
+ */
+export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
+  checkOptions(where, definition, DEFINITION_KEYS);
+  if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
+  checkBodyOption(definition.body, `${where}: "body"`);
+  // Only these methods' bodies are read: elsewhere a schema would answer every request 400, and `ctx.body` is always undefined.
+  if (definition.body !== undefined && !BODY_METHODS.has(definition.method)) {
+    throw new TypeError(`${where}: "body" is for POST, PUT and PATCH; the body of a ${definition.method} is never read (a schema would answer every request 400), so drop "body"`);
+  }
+  if (definition.location !== undefined && definition.operation !== 'create' && !definition.outcomes?.includes('create')) {
+    throw new TypeError(`${where}: "location" names what a create made, and this endpoint answers ${definition.operation}; declare operation: 'create', or outcomes: ['create'] to choose it with ctx.outcome`);
+  }
+  checkSchema(definition.query, `${where}: "query"`);
+  checkSchema(definition.headers, `${where}: "headers"`);
+  checkSchema(definition.response?.schema, `${where}: "response"`);
+  checkOutcomes(definition, where);
+  checkDeclaredErrors(definition.errors, where);
+  return Object.freeze({ ...definition });
+}
+
+const CHOSEN: readonly string[] = SUCCESS_OUTCOMES.filter((outcome) => outcome !== 'options');
+
+function checkOutcomes({ outcomes, method }: Endpoint, where: string): void {
+  if (outcomes === undefined) return;
+  if (!Array.isArray(outcomes)) throw new TypeError(`${where}: "outcomes" must be an array of success outcomes, such as ['accepted']`);
+  for (const outcome of outcomes) {
+    if (!CHOSEN.includes(outcome)) throw new TypeError(`${where}: "outcomes" takes success outcomes (${CHOSEN.join(', ')}), got ${JSON.stringify(outcome)}; errors are thrown and declared in "errors"`);
+    if (outcome === 'notModified' && method !== 'GET') throw new TypeError(`${where}: only a GET endpoint may answer notModified`);
+  }
+}
+
+function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string): void {
+  if (errors === undefined) return;
+  if (typeof errors !== 'object' || errors === null) throw new TypeError(`${where}: "errors" must be an object of error outcomes, such as { conflict: 'The email is taken' }`);
+  for (const [outcome, declared] of Object.entries(errors)) {
+    if (!(ERROR_OUTCOMES as readonly string[]).includes(outcome)) throw new TypeError(`${where}: "errors" takes error outcomes (${ERROR_OUTCOMES.join(', ')}), got "${outcome}"`);
+    if (typeof declared === 'string') continue;
+    if (typeof declared !== 'object' || declared === null) throw new TypeError(`${where}: the declared error "${outcome}" must be a description or { description, schema }`);
+    checkOptions(`${where}: the declared error "${outcome}"`, declared, ['description', 'schema']);
+    checkSchema(declared.schema, `${where}: the schema of the declared error "${outcome}"`);
+  }
+}
+
+const DEFINITION_KEYS = [
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
+  'validators', 'current', 'list', 'handle',
+];

@@ -1,0 +1,98 @@
+import type { AnyContext, Guard, Principal, ResultFilter } from './endpoint.js';
+import { contextWith } from './context.js';
+import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
+import { COLLECTION_OPERATIONS, type CollectionDefinition, type OwnedOperation, type OwnerRule, type OwnerScope } from './collection-definition.js';
+
+/** A collection as its operations and children see it: its definition, what loads its item, and its owner. */
+export interface Level {
+  name: string;
+  param: string;
+  definition: CollectionDefinition<any, any, any, any, any, string, any, any, any, any, any, any, any, any>;
+  /** What loads an item for the checks of ancestors and owners: the handler of read, or `load`. */
+  loader: ((ctx: AnyContext) => unknown) | undefined;
+  /** The owner rule and the operations it guards. */
+  owner: Owner | undefined;
+}
+
+/** An `owner` option read once: the rule, and the operations it guards. */
+export interface Owner {
+  rule: OwnerRule<any>;
+  on: ReadonlySet<OwnedOperation>;
+  scope: OwnerScope | undefined;
+}
+
+/**
+ * An owner option read once: a rule alone guards every operation but create.
+ *
+ * @example
+ * ownerOf((article, principal) => article.authorId === principal.id); // guards list, read, replace, update, remove
+ */
+export function ownerOf(owner: Level['definition']['owner']): Owner | undefined {
+  if (owner === undefined) return undefined;
+  const every = COLLECTION_OPERATIONS.filter((operation): operation is OwnedOperation => operation !== 'create');
+  if (typeof owner === 'function') return { rule: owner, on: new Set(every), scope: undefined };
+  return { rule: owner.rule, on: new Set(owner.on ?? every), scope: owner.scope };
+}
+
+/**
+ * The owner rule of a level where it guards `operation`.
+ *
+ * @example
+ * const owns = ruleFor(level, 'read'); // undefined unless the owner guards read
+ */
+export function ruleFor(level: Level, operation: OwnedOperation): OwnerRule<any> | undefined {
+  return level.owner !== undefined && level.owner.on.has(operation) ? level.owner.rule : undefined;
+}
+
+function isOwnedBy(owns: OwnerRule<any>, item: unknown, principal: unknown): boolean {
+  return principal !== undefined && owns(item, principal as Principal) === true;
+}
+
+/**
+ * Loads an item through a collection's `read`: 404 when it is missing, 403 when the collection has
+ * an owner rule and the caller is not allowed the item.
+ */
+async function loadAllowed(read: (ctx: AnyContext) => unknown, owns: OwnerRule<any> | undefined, ctx: AnyContext): Promise<void> {
+  const item = await read(ctx);
+  if (item === undefined || item === null || item instanceof Error) throw MISSING_ITEM;
+  if (owns !== undefined && !isOwnedBy(owns, item, ctx.principal)) throw FORBIDDEN_ITEM;
+}
+
+/**
+ * Loads every ancestor item, root first, so that nothing below a missing or foreign item runs.
+ *
+ * @example
+ * guards.push(ancestorGuard([usersLevel]));
+ */
+export function ancestorGuard(ancestors: readonly Level[]): Guard {
+  return async (ctx) => {
+    for (const ancestor of ancestors) {
+      if (ancestor.loader === undefined) continue;
+      // An ancestor's owner rule applies to its children when it guards read: whoever may see the item may reach below it.
+      await loadAllowed(ancestor.loader, ruleFor(ancestor, 'read'), contextWith(ctx, { params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined }));
+    }
+  };
+}
+
+/**
+ * The safety net under a list handler that forgot to scope its query: other people's items are
+ * dropped, from an array or from the `items` of an envelope (`{ items, total }`). A list of any other
+ * shape cannot be checked, so it is never sent: a masked 500, reported.
+ *
+ * @example
+ * filters.push(listFilter((order, principal) => order.userId === principal.id));
+ */
+export function listFilter(owns: OwnerRule<any>): ResultFilter {
+  return (result, ctx, report) => {
+    if (result === undefined || result === null) return result;
+    const items = Array.isArray(result) ? result : (result as { items?: unknown }).items;
+    if (!Array.isArray(items)) {
+      throw new TypeError('A list of a collection with "owner" must return an array, or an envelope whose "items" is an array, so that other callers\' items can be dropped');
+    }
+    const visible = items.filter((item) => isOwnedBy(owns, item, ctx.principal));
+    if (visible.length !== items.length) {
+      report(new ForbiddenError(`A list handler returned ${items.length - visible.length} item(s) the caller may not see; they were dropped`));
+    }
+    return items === result ? visible : { ...(result as object), items: visible };
+  };
+}
