@@ -1,5 +1,5 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
-import type { AnyContext, Endpoint, Principal, Register } from './endpoint.js';
+import type { Endpoint, Register } from './endpoint.js';
 import { endpoint as declareEndpoint } from './declare-endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from '../formats/formats.js';
