@@ -52,8 +52,8 @@ export type { InferInput, InferOutput, StandardSchema, StandardIssue, StandardRe
 export type { PartSchema } from './core/validation.js';
 export { json, text, type Serializer } from './formats/formats.js';
 export type { RawBody } from './core/body.js';
-export { endpoint } from './core/declare-endpoint.js';
-export { defineEndpoint } from './core/endpoint-checks.js';
+export { endpoint } from './definitions/endpoint.js';
+export { defineEndpoint } from './definitions/endpoint-checks.js';
 export {
   type Authenticated,
   type Authorize,
@@ -78,7 +78,7 @@ export {
   type ResultFilter,
   type ResultOf,
 } from './core/endpoint.js';
-export { collection, type ChildParam, type Collection, type CollectionFacts } from './core/resource.js';
+export { collection, type ChildParam, type Collection, type CollectionFacts } from './definitions/collection.js';
 export {
   COLLECTION_OPERATIONS,
   type ChildParams,
@@ -92,10 +92,10 @@ export {
   type OwnerOption,
   type OwnerRule,
   type OwnerScope,
-} from './core/collection-definition.js';
-export type { CursorValue, Page, PageOption, PageRequest, SortField } from './core/lists.js';
-export type { Validators } from './core/conditions.js';
-export { mergePatch } from './core/merge-patch.js';
+} from './definitions/collection-definition.js';
+export type { CursorValue, Page, PageOption, PageRequest, SortField } from './conventions/lists/lists.js';
+export type { Validators } from './conventions/conditional/conditions.js';
+export { mergePatch } from './conventions/merge-patch/merge-patch.js';
 export {
   createApi,
   createEndpointHandler,
@@ -110,7 +110,7 @@ export {
   type RouteInfo,
 } from './core/api.js';
 export type { ProblemBody, RuntimeOptions } from './core/settings.js';
-export type { CorsOptions } from './core/cors.js';
+export type { CorsOptions } from './conventions/cors/cors.js';
 export {
   lintPath,
   lintPaths,

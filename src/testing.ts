@@ -4,7 +4,7 @@
 import type { ApiRequest, ApiResponse, HeaderRecord, QueryRecord } from './core/contract.js';
 import { RequestContext } from './core/context.js';
 import type { AnyContext, Context, Endpoint } from './core/endpoint.js';
-import type { PageRequest, SortField } from './core/lists.js';
+import type { PageRequest, SortField } from './conventions/lists/lists.js';
 import { checkOptions } from './core/options.js';
 import { createApi, type Api, type ApiOptions } from './core/api.js';
 

@@ -5,7 +5,7 @@
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Endpoint } from '../core/endpoint.js';
-import { CACHE_HEADERS, dateSeconds, evaluate } from '../core/conditions.js';
+import { CACHE_HEADERS, dateSeconds, evaluate } from '../conventions/conditional/conditions.js';
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
 import { parseTarget, targetBelow } from '../core/request.js';

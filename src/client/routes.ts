@@ -6,7 +6,7 @@
  */
 import type { ERROR_CODES } from '../core/error-codes.js';
 import type { ProblemDetails } from '../core/errors.js';
-import type { Page } from '../core/lists.js';
+import type { Page } from '../conventions/lists/lists.js';
 import type { OUTCOMES } from '../core/outcomes.js';
 import type { PathParams } from '../core/path.js';
 

@@ -9,9 +9,9 @@ import type { Route } from './router.js';
 import { single } from './request.js';
 import type { Settings } from './settings.js';
 import { reportAside, type Compiled, type Exchange } from './steps.js';
-import { CACHE_HEADERS, validatorsOf } from './conditions.js';
+import { CACHE_HEADERS, validatorsOf } from '../conventions/conditional/conditions.js';
 import { checkedReply } from './context.js';
-import { linkHeader, pageOf } from './lists.js';
+import { linkHeader, pageOf } from '../conventions/lists/lists.js';
 import { splitUrl } from './request.js';
 import { payloadOf, whyUnwritable } from './writable.js';
 

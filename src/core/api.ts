@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
 import type { Endpoint, Register } from './endpoint.js';
-import { endpoint as declareEndpoint } from './declare-endpoint.js';
+import { endpoint as declareEndpoint } from '../definitions/endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
 import type { Serializer } from '../formats/formats.js';
 import { checkNaming, type NamingOptions } from '../naming/naming.js';
@@ -13,7 +13,7 @@ import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
 import { createRouter, type Router } from './router.js';
 import { NO_ROUTE, optionsResponse } from './answers.js';
 import { compile, createRuntime, type Runtime } from './runtime.js';
-import { allowedOrigin, applyCors, createCorsPolicy, isPreflight, preflightHeaders, PREFLIGHT_VARY, responseHeaders, type CorsOptions, type CorsPolicy } from './cors.js';
+import { allowedOrigin, applyCors, createCorsPolicy, isPreflight, preflightHeaders, PREFLIGHT_VARY, responseHeaders, type CorsOptions, type CorsPolicy } from '../conventions/cors/cors.js';
 import type { ProblemBody, RuntimeOptions } from './settings.js';
 import type { Compiled } from './steps.js';
 

@@ -1,5 +1,5 @@
 import type { HeaderRecord } from './contract.js';
-import { MERGE_PATCH_TYPE } from './merge-patch.js';
+import { MERGE_PATCH_TYPE } from '../conventions/merge-patch/merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 import { parseMediaType } from './media-type.js';

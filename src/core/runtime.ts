@@ -10,9 +10,9 @@ import { joinPaths } from './path.js';
 import { OUTCOMES, type OutcomeRow } from './outcomes.js';
 import { emptyQuery, parseQuery } from './request.js';
 import { createDeadlines, type Timed } from './deadlines.js';
-import { compileProjection, type Projection } from './projection.js';
+import { compileProjection, type Projection } from '../conventions/projection/projection.js';
 import { jsonSchemaOf } from './standard-schema.js';
-import type { Page } from './lists.js';
+import type { Page } from '../conventions/lists/lists.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
 import { runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
 

@@ -22,10 +22,10 @@ import { single } from './request.js';
 import { checkCredentials } from './credentials.js';
 import type { Timed } from './deadlines.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
-import { evaluate, requireCondition, validatorsOf } from './conditions.js';
-import { checkListFields, readList, type ListRequest } from './lists.js';
-import { mergePatch, writableOf } from './merge-patch.js';
-import type { Projection } from './projection.js';
+import { evaluate, requireCondition, validatorsOf } from '../conventions/conditional/conditions.js';
+import { checkListFields, readList, type ListRequest } from '../conventions/lists/lists.js';
+import { mergePatch, writableOf } from '../conventions/merge-patch/merge-patch.js';
+import type { Projection } from '../conventions/projection/projection.js';
 import type { Settings } from './settings.js';
 import { addIssues, invalidInput, partValidator, type IssueList, type PartResult, type PartSchema } from './validation.js';
 

@@ -2,8 +2,8 @@
  * JSON Merge Patch (RFC 7396): a patch document applied to a target. An object patch changes the
  * members it names, `null` removes one; any other patch replaces the target whole.
  */
-import { compileWritable, type Projection } from './projection.js';
-import type { StandardSchema } from './standard-schema.js';
+import { compileWritable, type Projection } from '../projection/projection.js';
+import type { StandardSchema } from '../../core/standard-schema.js';
 
 /** The media type of a JSON merge patch document. */
 export const MERGE_PATCH_TYPE = 'application/merge-patch+json';

@@ -1,8 +1,8 @@
-import type { ApiRequest, HeaderRecord } from './contract.js';
-import { METHODS } from './http.js';
-import { remember } from './memo.js';
-import { checkOptions } from './options.js';
-import { single } from './request.js';
+import type { ApiRequest, HeaderRecord } from '../../core/contract.js';
+import { METHODS } from '../../core/http.js';
+import { remember } from '../../core/memo.js';
+import { checkOptions } from '../../core/options.js';
+import { single } from '../../core/request.js';
 
 /**
  * Cross-origin resource sharing (the Fetch standard's CORS protocol): the `cors` option checked once,

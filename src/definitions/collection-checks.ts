@@ -1,9 +1,9 @@
-import type { BodyOption } from './endpoint.js';
+import type { BodyOption } from '../core/endpoint.js';
 import { checkBodyOption, checkValidators } from './endpoint-checks.js';
-import { checkFunction, checkOptions } from './options.js';
-import { checkSchema, isStandardSchema, type StandardSchema } from './standard-schema.js';
+import { checkFunction, checkOptions } from '../core/options.js';
+import { checkSchema, isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
 import { COLLECTION_OPERATIONS, type CollectionOperation, type OperationDefinition, type OwnBody, type OwnedOperation, type UpdateOptions } from './collection-definition.js';
-import type { Level } from './ownership.js';
+import type { Level } from '../conventions/ownership/ownership.js';
 
 const DEFINITION_OPTIONS = [
   'id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', 'page', 'sort', 'filter', 'etag', 'lastModified', 'requireIfMatch', 'load', ...COLLECTION_OPERATIONS,

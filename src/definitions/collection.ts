@@ -1,15 +1,15 @@
-import type { AnyContext, Authorize, BodyOption, CurrentItem, DeclaredErrors, Endpoint, Guard, ResultFilter } from './endpoint.js';
+import type { AnyContext, Authorize, BodyOption, CurrentItem, DeclaredErrors, Endpoint, Guard, ResultFilter } from '../core/endpoint.js';
 import { freezeEndpoint, publicRule } from './endpoint-checks.js';
-import { listRules, type PageOption } from './lists.js';
-import { MERGE_PATCH_TYPE } from './merge-patch.js';
-import type { Resource } from './api.js';
-import { checkOptions } from './options.js';
-import type { Method } from './http.js';
-import type { Operation } from './policy.js';
-import { isStandardSchema, type StandardSchema } from './standard-schema.js';
+import { listRules, type PageOption } from '../conventions/lists/lists.js';
+import { MERGE_PATCH_TYPE } from '../conventions/merge-patch/merge-patch.js';
+import type { Resource } from '../core/api.js';
+import { checkOptions } from '../core/options.js';
+import type { Method } from '../core/http.js';
+import type { Operation } from '../core/policy.js';
+import { isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
 import { COLLECTION_OPERATIONS, type ChildParams, type CollectionDefinition, type CollectionOperation, type OperationDeclarations, type OperationDefinition } from './collection-definition.js';
 import { bodyOf, checkDefinition, mergedSchemaOf, mergesOf } from './collection-checks.js';
-import { ancestorGuard, listFilter, ownerOf, ruleFor, type Level } from './ownership.js';
+import { ancestorGuard, listFilter, ownerOf, ruleFor, type Level } from '../conventions/ownership/ownership.js';
 
 const METHOD_OF: Readonly<Record<CollectionOperation, Method>> = {
   list: 'GET',

@@ -1,7 +1,7 @@
-import type { AnyContext, Guard, Principal, ResultFilter } from './endpoint.js';
-import { contextWith } from './context.js';
-import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from './errors.js';
-import { COLLECTION_OPERATIONS, type CollectionDefinition, type OwnedOperation, type OwnerRule, type OwnerScope } from './collection-definition.js';
+import type { AnyContext, Guard, Principal, ResultFilter } from '../../core/endpoint.js';
+import { contextWith } from '../../core/context.js';
+import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from '../../core/errors.js';
+import { COLLECTION_OPERATIONS, type CollectionDefinition, type OwnedOperation, type OwnerRule, type OwnerScope } from '../../definitions/collection-definition.js';
 
 /** A collection as its operations and children see it: its definition, what loads its item, and its owner. */
 export interface Level {

@@ -1,8 +1,8 @@
-import { BODY_METHODS } from './http.js';
-import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from './outcomes.js';
-import { checkOptions } from './options.js';
-import { checkSchema, isStandardSchema } from './standard-schema.js';
-import type { ConditionalOption, DeclaredErrors, Endpoint } from './endpoint.js';
+import { BODY_METHODS } from '../core/http.js';
+import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from '../core/outcomes.js';
+import { checkOptions } from '../core/options.js';
+import { checkSchema, isStandardSchema } from '../core/standard-schema.js';
+import type { ConditionalOption, DeclaredErrors, Endpoint } from '../core/endpoint.js';
 
 /**
  * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.

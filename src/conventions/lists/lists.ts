@@ -1,8 +1,8 @@
-import type { QueryRecord } from './contract.js';
-import type { InputIssue } from './errors.js';
-import { compileStructure } from './projection.js';
-import type { StandardSchema } from './standard-schema.js';
-import { partValidator, toPointer, type PartResult } from './validation.js';
+import type { QueryRecord } from '../../core/contract.js';
+import type { InputIssue } from '../../core/errors.js';
+import { compileStructure } from '../projection/projection.js';
+import type { StandardSchema } from '../../core/standard-schema.js';
+import { partValidator, toPointer, type PartResult } from '../../core/validation.js';
 
 /**
  * The conventions of a list: pages (by cursor or by offset), sorting and filtering by allow-list,

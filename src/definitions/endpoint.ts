@@ -1,12 +1,12 @@
-import type { Method } from './http.js';
-import { BODY_METHODS, METHODS } from './http.js';
-import { parseTemplate } from './path.js';
-import type { Operation } from './policy.js';
-import { checkFunction, checkOptions } from './options.js';
-import { checkParamsSchema } from './params-schema.js';
-import { checkSchema, isStandardSchema, type StandardSchema } from './standard-schema.js';
-import type { PartSchema } from './validation.js';
-import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint, type EndpointConfig, type EndpointFacts, type ResultOf } from './endpoint.js';
+import type { Method } from '../core/http.js';
+import { BODY_METHODS, METHODS } from '../core/http.js';
+import { parseTemplate } from '../core/path.js';
+import type { Operation } from '../core/policy.js';
+import { checkFunction, checkOptions } from '../core/options.js';
+import { checkParamsSchema } from '../core/params-schema.js';
+import { checkSchema, isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
+import type { PartSchema } from '../core/validation.js';
+import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint, type EndpointConfig, type EndpointFacts, type ResultOf } from '../core/endpoint.js';
 import { checkBodyOption, checkConditional, freezeEndpoint, publicRule } from './endpoint-checks.js';
 
 const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];

@@ -1,8 +1,8 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
-import type { HeaderRecord, QueryRecord } from './contract.js';
-import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, ListContext, Principal, ResultOf } from './endpoint.js';
-import type { PageOption } from './lists.js';
-import type { InferInput, InferOutput, StandardSchema } from './standard-schema.js';
+import type { HeaderRecord, QueryRecord } from '../core/contract.js';
+import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, ListContext, Principal, ResultOf } from '../core/endpoint.js';
+import type { PageOption } from '../conventions/lists/lists.js';
+import type { InferInput, InferOutput, StandardSchema } from '../core/standard-schema.js';
 
 /** The six operations of a collection: list and create on its URL; read, replace, update and remove on an item's. */
 export const COLLECTION_OPERATIONS = ['list', 'read', 'create', 'replace', 'update', 'remove'] as const;

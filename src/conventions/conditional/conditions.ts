@@ -1,6 +1,6 @@
-import type { HeaderRecord } from './contract.js';
-import { PreconditionFailedError, PreconditionRequiredError, withoutStack } from './errors.js';
-import { single } from './request.js';
+import type { HeaderRecord } from '../../core/contract.js';
+import { PreconditionFailedError, PreconditionRequiredError, withoutStack } from '../../core/errors.js';
+import { single } from '../../core/request.js';
 
 /**
  * Conditional requests (RFC 9110 section 13): an item's validators (`ETag`, `Last-Modified`) as
