@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 /** Every public subpath is one entry; `splitting` keeps one shared copy of the core between them. */
 export const entries = {
   index: 'src/index.ts',
+  engine: 'src/engine.ts',
   testing: 'src/testing.ts',
   node: 'src/adapters/node.ts',
   express: 'src/adapters/express.ts',

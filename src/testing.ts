@@ -3,10 +3,11 @@
  */
 import type { ApiRequest, ApiResponse, HeaderRecord, QueryRecord } from './core/contract.js';
 import { RequestContext } from './core/context.js';
-import type { AnyContext, Context, Endpoint } from './core/endpoint.js';
+import type { AnyContext, Context, Endpoint, State } from './core/endpoint.js';
 import type { PageRequest, SortField } from './conventions/lists/lists.js';
 import { checkOptions } from './core/options.js';
-import { createApi, type Api, type ApiOptions } from './core/api.js';
+import type { Api, ApiOptions } from './core/api.js';
+import { createApi } from './preset.js';
 
 /**
  * The parts of a {@link createTestContext} context: a handler's input, and what the pipeline hands a
@@ -24,6 +25,8 @@ export interface TestContextParts<Params, Query, Headers, Body, Caller, Paged, S
   principal?: Caller;
   request?: ApiRequest;
   item?: unknown;
+  /** What the API's extensions would have set on `ctx.state`. */
+  state?: State;
   page?: Paged;
   sort?: SortField<Sort>[];
   filter?: Filter;
@@ -59,13 +62,13 @@ export function createTestContext<
   ctx.body = parts.body;
   ctx.principal = parts.principal;
   ctx.item = parts.item;
-  ctx.page = parts.page;
-  ctx.sort = parts.sort ?? [];
-  ctx.filter = parts.filter ?? {};
+  if (parts.state !== undefined) ctx.state = parts.state;
+  // A list's parts, as the lists convention sets them on a list's context.
+  Object.assign(ctx, { page: parts.page, sort: parts.sort ?? [], filter: parts.filter ?? {} });
   return ctx as unknown as Context<Params, Query, Headers, Body, Caller> & { page: Paged; sort: SortField<Sort>[]; filter: Filter };
 }
 
-const PARTS = ['params', 'query', 'headers', 'body', 'principal', 'request', 'item', 'page', 'sort', 'filter'];
+const PARTS = ['params', 'query', 'headers', 'body', 'principal', 'request', 'item', 'state', 'page', 'sort', 'filter'];
 
 const PAGE_SHAPE = '{ limit, size, offset, after, before, key }';
 

@@ -5,11 +5,45 @@
 import { describe, expect, it } from 'vitest';
 import * as root from '../src/index.js';
 import * as testing from '../src/testing.js';
+import * as engine from '../src/engine.js';
 import * as openapi from '../src/openapi/index.js';
 import * as xml from '../src/formats/xml.js';
 import * as client from '../src/client/index.js';
 
 describe('public exports', () => {
+  it('restcanon keeps to 35 values, so that its root reads as one page', () => {
+    expect(Object.keys(root).length).toBeLessThanOrEqual(35);
+  });
+
+  it('restcanon/engine', () => {
+    expect(Object.keys(engine).sort()).toMatchInlineSnapshot(`
+      [
+        "CONVENTIONS",
+        "DEFAULT_STATUSES",
+        "ERROR_OUTCOMES",
+        "MEANINGS",
+        "METHODS",
+        "PHASES",
+        "STATUS_TEXT",
+        "SUCCESS_OUTCOMES",
+        "conditional",
+        "cors",
+        "createApi",
+        "createEndpointHandler",
+        "createRouter",
+        "defineEndpoint",
+        "isEmptyBodyStatus",
+        "lintPath",
+        "lintPaths",
+        "lists",
+        "mergePatch",
+        "ownership",
+        "projection",
+        "statusText",
+      ]
+    `);
+  });
+
   it('restcanon', () => {
     expect(Object.keys(root).sort()).toMatchInlineSnapshot(`
       [
@@ -17,15 +51,11 @@ describe('public exports', () => {
         "COLLECTION_OPERATIONS",
         "ConflictError",
         "ConventionError",
-        "DEFAULT_STATUSES",
         "ERROR_CODES",
-        "ERROR_OUTCOMES",
         "ForbiddenError",
         "GoneError",
         "HttpError",
         "InternalServerError",
-        "MEANINGS",
-        "METHODS",
         "MethodNotAllowedError",
         "NotAcceptableError",
         "NotFoundError",
@@ -33,8 +63,6 @@ describe('public exports', () => {
         "PayloadTooLargeError",
         "PreconditionFailedError",
         "PreconditionRequiredError",
-        "STATUS_TEXT",
-        "SUCCESS_OUTCOMES",
         "ServiceUnavailableError",
         "TooManyRequestsError",
         "UnauthorizedError",
@@ -44,19 +72,14 @@ describe('public exports', () => {
         "collection",
         "createApi",
         "createEndpointHandler",
-        "createRouter",
         "createStatusPolicy",
-        "defineEndpoint",
         "endpoint",
+        "extension",
         "isConventionError",
-        "isEmptyBodyStatus",
         "isHttpError",
         "json",
-        "lintPath",
-        "lintPaths",
         "mergePatch",
         "problemOf",
-        "statusText",
         "text",
       ]
     `);

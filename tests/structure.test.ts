@@ -1,6 +1,7 @@
 /**
  * The shape of src/: no module imports, through any chain, a module that imports it back (type
- * imports count too: a cycle of types is still two files that cannot be read one after the other).
+ * imports count too: a cycle of types is still two files that cannot be read one after the other);
+ * the engine (src/core/) names no convention and no definition; no file outgrows one sitting.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -23,6 +24,19 @@ function importGraph(): Map<string, string[]> {
     graph.set(relative(SRC, file), targets);
   }
   return graph;
+}
+
+/** Every file a file reaches through any chain of its imports. */
+function reachable(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const next = [...(graph.get(from) ?? [])];
+  while (next.length > 0) {
+    const file = next.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    next.push(...(graph.get(file) ?? []));
+  }
+  return seen;
 }
 
 /** Every cycle, each as the files along it, found by a depth-first walk. */
@@ -61,5 +75,37 @@ describe('the import graph of src/', () => {
 
   it('keeps the request contract free of imports, so that every part of restcanon can use it', () => {
     expect(importGraph().get('core/contract.ts')).toEqual([]);
+  });
+
+  it('finds what a file reaches through any chain of imports', () => {
+    const reach = reachable(new Map([['a', ['b']], ['b', ['c']], ['c', []], ['d', ['a']]]), 'a');
+    expect([...reach].sort()).toEqual(['b', 'c']);
+  });
+
+  it('keeps the engine free of conventions and definitions: src/core/ reaches neither, through any chain', () => {
+    const graph = importGraph();
+    const engine = [...graph.keys()].filter((file) => file.startsWith('core/'));
+    expect(engine.length).toBeGreaterThan(20);
+    const leaks = engine.flatMap((file) => [...reachable(graph, file)].filter((target) => !target.startsWith('core/') && !target.startsWith('formats/') && !target.startsWith('naming/')).map((target) => `${file} → ${target}`));
+    expect(leaks).toEqual([]);
+  });
+
+  it('keeps each convention to its own folder: a convention imports the engine, never another convention', () => {
+    const graph = importGraph();
+    const crossings = [...graph.entries()].flatMap(([file, targets]) => {
+      const own = /^conventions\/([^/]+)\//.exec(file)?.[1];
+      if (own === undefined) return [];
+      return targets.filter((target) => target.startsWith('conventions/') && !target.startsWith(`conventions/${own}/`) && !target.startsWith('conventions/projection/')).map((target) => `${file} → ${target}`);
+    });
+    expect(crossings).toEqual([]);
+  });
+});
+
+describe('the size of each file of src/', () => {
+  it('keeps every source file to at most 500 lines', () => {
+    const long = sourceFiles(SRC)
+      .map((file) => [relative(SRC, file), readFileSync(file, 'utf8').split('\n').length] as const)
+      .filter(([, lines]) => lines > 500);
+    expect(long).toEqual([]);
   });
 });

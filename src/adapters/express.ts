@@ -9,7 +9,8 @@ import { CACHE_HEADERS, dateSeconds, evaluate } from '../conventions/conditional
 import { PayloadTooLargeError } from '../core/errors.js';
 import { checkOptions } from '../core/options.js';
 import { parseTarget, targetBelow } from '../core/request.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
+import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
+import { createEndpointHandler } from '../preset.js';
 import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
+import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
+import { createEndpointHandler } from '../preset.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
 import { targetBelow, withoutTrailingSlashes } from '../core/request.js';

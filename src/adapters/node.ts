@@ -5,7 +5,8 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
 import { checkOptions } from '../core/options.js';
-import { createEndpointHandler, type Api, type EndpointHandlerOptions, type RespondOptions } from '../core/api.js';
+import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
+import { createEndpointHandler } from '../preset.js';
 import { drainBody, settleUnreadBody, type ClosingSocket } from './unread-body.js';
 
 /**

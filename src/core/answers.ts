@@ -1,18 +1,15 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
-import { isEmptyBodyStatus } from './http.js';
-import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type ErrorFacts, type ProblemDetails } from './errors.js';
+import { addVary, isEmptyBodyStatus } from './http.js';
+import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type ErrorFacts } from './errors.js';
 import { snapshotOf } from './error-facts.js';
+import type { Compiled, Exchange } from './exchange.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { OUTCOMES } from './outcomes.js';
 import { applyPolicy } from './policy.js';
-import type { Route } from './router.js';
+import { newRequestId, reportAside } from './report.js';
 import { single } from './request.js';
 import type { Settings } from './settings.js';
-import { reportAside, type Compiled, type Exchange } from './steps.js';
-import { CACHE_HEADERS, validatorsOf } from '../conventions/conditional/conditions.js';
 import { checkedReply } from './context.js';
-import { linkHeader, pageOf } from '../conventions/lists/lists.js';
-import { splitUrl } from './request.js';
 import { payloadOf, whyUnwritable } from './writable.js';
 
 /**
@@ -23,9 +20,14 @@ import { payloadOf, whyUnwritable } from './writable.js';
 /** The answer for a path no route matches: one frozen error, since nothing about it varies. */
 export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
 
-/** OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`. */
-export function optionsResponse(route: Route<Compiled>, settings: Settings): ApiResponse {
-  return { status: settings.policy.decide('options'), headers: { allow: route.allow }, body: undefined, payload: undefined };
+/**
+ * OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`.
+ *
+ * @example
+ * optionsResponse('GET, HEAD, POST', settings); // { status: 204, headers: { allow: 'GET, HEAD, POST' }, ... }
+ */
+export function optionsResponse(allow: string, settings: Settings): ApiResponse {
+  return { status: settings.policy.decide('options'), headers: { allow }, body: undefined, payload: undefined };
 }
 
 /** What a failure is answered with: the error as the policy moves it, and what `onError` learns of it. */
@@ -72,7 +74,7 @@ export function failure(settings: Settings, error: unknown, request: ApiRequest,
  */
 export function problemAnswer(settings: Settings, { facts, reported }: Failure, request: ApiRequest, headers: HeaderRecord): ApiResponse {
   const { status } = facts;
-  const instance = status >= 500 ? newId() : undefined;
+  const instance = status >= 500 ? newRequestId() : undefined;
   const head = request.method === 'HEAD';
   try {
     const problem = problemOf(facts, instance);
@@ -99,7 +101,7 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
         body = shaped;
         contentType = format.contentType;
       } catch (error) {
-        settings.report(error, { requestId: instance ?? newId(), status, request });
+        settings.report(error, { requestId: instance ?? newRequestId(), status, request });
       }
     }
     if (contentType === undefined) {
@@ -107,7 +109,7 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
       try {
         payload = head ? undefined : format.serializeProblem === undefined ? JSON.stringify(problem) : payloadOf(format.serializeProblem(problem), contentType);
       } catch (error) {
-        settings.report(error, { requestId: instance ?? newId(), status, request });
+        settings.report(error, { requestId: instance ?? newRequestId(), status, request });
         contentType = PROBLEM_JSON;
         payload = JSON.stringify(problem);
       }
@@ -118,20 +120,17 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
     return { status, headers: responseHeaders, body: head ? undefined : body, payload };
   } catch (fault) {
     // Where nothing should throw (an `Accept` that cannot be read, say): a masked 500 of constants.
-    const requestId = instance ?? newId();
+    const requestId = instance ?? newRequestId();
     settings.report(instance === undefined ? fault : reported, { requestId, status: INTERNAL.status, request });
     const problem = problemOf(INTERNAL, requestId);
     return { status: INTERNAL.status, headers: { 'content-type': PROBLEM_JSON }, body: head ? undefined : problem, payload: head ? undefined : JSON.stringify(problem) };
   }
 }
 
-function newId(): string {
-  return `urn:uuid:${globalThis.crypto.randomUUID()}`;
-}
-
 /** A success: the policy's status for the operation and its result, `Location` for a create, and the body in the negotiated format. */
 export function succeed(exchange: Exchange): ApiResponse {
-  if (exchange.notModified) return notModified(exchange);
+  // A step answered the request itself (a 304).
+  if (exchange.response !== undefined) return exchange.response;
   const { compiled, result, ctx, settings } = exchange;
   const { endpoint } = compiled;
   const operation = endpoint.operation;
@@ -141,7 +140,7 @@ export function succeed(exchange: Exchange): ApiResponse {
   // What the handler set comes first: the headers restcanon sets below win over its own.
   const reply = ctx.reply === undefined ? undefined : checkedReply(ctx.reply, compiled.choices);
   const headers: Record<string, string> = reply === undefined ? {} : reply.headers;
-  if (settings.vary) headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
+  if (settings.vary) addVary(headers, 'Accept');
   let status: number;
   let body: unknown = result;
   if (reply?.outcome !== undefined) {
@@ -149,7 +148,7 @@ export function succeed(exchange: Exchange): ApiResponse {
   } else if (operation === 'remove' && result === true) {
     status = settings.policy.decide('empty');
     body = undefined;
-  } else if (missing && operation !== 'create' && exchange.list?.page === undefined) {
+  } else if (missing && operation !== 'create') {
     status = settings.policy.decide('empty');
     body = undefined;
   } else {
@@ -160,13 +159,8 @@ export function succeed(exchange: Exchange): ApiResponse {
     const location = endpoint.location !== undefined ? customLocation(exchange, result) : defaultLocation(exchange, result);
     if (location !== undefined) headers.location = location;
   }
-  // A read's validators are the loaded item's (an endpoint may answer a part of it); a change's are its result's, the item as changed.
-  if (endpoint.validators !== undefined && !missing && VALIDATED.has(operation) && status < 300) {
-    if (operation === 'read' && exchange.item !== undefined) addValidators(exchange, exchange.item, headers, false);
-    else if (endpoint.current === undefined || endpoint.current.answersItem) addValidators(exchange, result, headers, false);
-  }
-  // A paged list that found nothing is an empty page, in the one shape every page has.
-  if (exchange.list?.page !== undefined) body = paged(exchange, missing ? [] : body, headers);
+  // What the endpoint's conventions add: a validator, a page around a list's items.
+  if (compiled.answer !== undefined) body = compiled.answer(exchange, headers, body, status);
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers, body: undefined, payload: undefined };
   }
@@ -180,56 +174,13 @@ export function succeed(exchange: Exchange): ApiResponse {
   return { status, headers, body, payload };
 }
 
-/** The operations whose answer is the item, and so carries its validators. */
-const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'update']);
-
 /**
- * The 304 of a GET whose copy is current: the headers a 200 would carry that RFC 9110 asks of a 304
- * (`ETag`, `Vary`), and `Last-Modified` only without an `ETag`. No body.
+ * A path of the API as the client reaches it: below the host's mount prefix.
+ *
+ * @example
+ * publicPath({ method: 'GET', url: '/users', baseUrl: '/api' }, '/users'); // '/api/users'
  */
-function notModified(exchange: Exchange): ApiResponse {
-  const headers: Record<string, string> = {};
-  // What the handler set that a 200 would carry and RFC 9110 section 15.4.5 asks of a 304 (a read that loaded the item set them).
-  const { reply } = exchange.ctx;
-  if (reply !== undefined) {
-    const set = checkedReply(reply, exchange.compiled.choices).headers;
-    for (const name of CACHE_HEADERS) if (set[name] !== undefined) headers[name] = set[name];
-  }
-  if (exchange.settings.vary) headers.vary = headers.vary === undefined ? 'Accept' : `${headers.vary}, Accept`;
-  addValidators(exchange, exchange.item, headers, true);
-  return { status: exchange.settings.policy.decide('notModified'), headers, body: undefined, payload: undefined };
-}
-
-/**
- * `ETag` and `Last-Modified` of the item an answer carries. A validator that fails on a success (the
- * item changed already) is left out and reported.
- */
-function addValidators(exchange: Exchange, item: unknown, headers: Record<string, string>, notModified: boolean): void {
-  try {
-    const { etag, lastModified } = validatorsOf(exchange.compiled.endpoint.validators!, item);
-    if (etag !== undefined) headers.etag = etag;
-    if (lastModified !== undefined && (!notModified || etag === undefined)) headers['last-modified'] = lastModified;
-  } catch (error) {
-    reportAside(exchange, error);
-  }
-}
-
-/**
- * The page of a paged list, from what its handler returned (an array, or `{ items }`), with the
- * links of the pages around it in the body and in `Link`, each as the client reaches the list.
- */
-function paged(exchange: Exchange, result: unknown, headers: Record<string, string>): unknown {
-  const items = Array.isArray(result) ? result : (result as { items?: unknown }).items;
-  if (!Array.isArray(items)) throw new TypeError(`The list of ${exchange.compiled.endpoint.path} pages its items: return an array of at most ctx.page.limit of them`);
-  const { path, search } = splitUrl(exchange.ctx.request.url);
-  const page = pageOf(exchange.list!, items, headerSafeUrl(publicPath(exchange.ctx.request, path)), search);
-  const link = linkHeader(page, headers.link);
-  if (link !== undefined) headers.link = link;
-  return page;
-}
-
-/** A path of the API as the client reaches it: below the host's mount prefix. */
-function publicPath(request: ApiRequest, path: string): string {
+export function publicPath(request: ApiRequest, path: string): string {
   const baseUrl = request.baseUrl;
   return baseUrl === undefined || baseUrl === '' || baseUrl === '/' ? path : joinPaths(headerSafeUrl(baseUrl), path);
 }

@@ -1,7 +1,7 @@
-import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
+import type { Answer, ApiRequest, ApiResponse } from './contract.js';
 import type { Endpoint, Register } from './endpoint.js';
-import { endpoint as declareEndpoint } from '../definitions/endpoint.js';
 import { MethodNotAllowedError, withoutStack } from './errors.js';
+import type { Compiled } from './exchange.js';
 import type { Serializer } from '../formats/formats.js';
 import { checkNaming, type NamingOptions } from '../naming/naming.js';
 import { remember } from './memo.js';
@@ -9,13 +9,14 @@ import { checkOptions } from './options.js';
 import { joinPaths } from './path.js';
 import type { Outcome } from './outcomes.js';
 import type { StatusPolicy } from './policy.js';
-import { EMPTY_HEADERS, normalizeHeaders, splitUrl } from './request.js';
-import { createRouter, type Router } from './router.js';
+import { EMPTY_HEADERS, splitUrl, withLowerCaseHeaders } from './request.js';
+import { createRouter } from './router.js';
 import { NO_ROUTE, optionsResponse } from './answers.js';
-import { compile, createRuntime, type Runtime } from './runtime.js';
-import { allowedOrigin, applyCors, createCorsPolicy, isPreflight, preflightHeaders, PREFLIGHT_VARY, responseHeaders, type CorsOptions, type CorsPolicy } from '../conventions/cors/cors.js';
+import { compile } from './compile.js';
+import { createRuntime, type Runtime } from './runtime.js';
+import { apiOptionsOf, modulesOf, wrapResponder } from './modules.js';
+import type { Convention, Responder } from './seam.js';
 import type { ProblemBody, RuntimeOptions } from './settings.js';
-import type { Compiled } from './steps.js';
 
 /**
  * Creating an API: its options checked, its endpoints compiled behind one router, and the answer to
@@ -63,10 +64,10 @@ export interface ApiOptions extends RuntimeOptions {
    */
   openapi?: ApiDocument;
   /**
-   * Lets pages from other origins call the API from a browser: preflights answered, and the
-   * `Access-Control-*` headers on every answer to an allowed origin. See {@link CorsOptions}.
+   * Modules on the engine's seam, in order: conventions (`cors(...)`) and extensions
+   * (`extension({ ... })`) that add steps, per-request state and observers to every endpoint.
    */
-  cors?: CorsOptions;
+  use?: readonly Convention[];
 }
 
 /**
@@ -119,9 +120,6 @@ export interface Api<Routes = unknown> {
   readonly problemBody: ProblemBody | undefined;
 }
 
-/** What an API answers a request with: the response, its promise when a step had to wait, or nothing for a path the API does not know (when asked to pass those on). */
-export type Answer = ApiResponse | undefined | Promise<ApiResponse | undefined>;
-
 /**
  * How {@link Api.respond} takes a request. Adapters pass one object they keep, so that a request
  * allocates nothing for it.
@@ -166,30 +164,39 @@ export type OptionsArgument<Options extends { authenticate?: unknown }> = Regist
   : [options?: Options];
 
 /**
- * Builds an API from endpoints and resources. Every option is checked now: a mistake throws with a
- * sentence that says what to change, never at request time.
- *
- * @example
- * const api = createApi({
- *   basePath: '/api',
- *   endpoints: [endpoint('GET', '/health', { handle: () => ({ ok: true }) })],
- *   onError: (error, { requestId }) => console.error(requestId, error),
- * });
- * await api.handle({ method: 'GET', url: '/api/health' }); // { status: 200, body: { ok: true }, ... }
+ * The type of {@link createApi}: `Extra` holds the options that its built-in conventions read (the
+ * package's `createApi` takes `cors`).
  */
-export function createApi<
+export type CreateApi<Extra = {}> = <
   const Resources extends readonly Resource[] = readonly Resource[],
   const Endpoints extends readonly Endpoint[] = readonly Endpoint[],
   const Timeout extends number | false = number | false,
   const Keys extends string = never,
 >(
-  ...given: OptionsArgument<ApiOptions & { resources?: Resources; endpoints?: Endpoints; timeout?: Timeout } & { [K in Keys]?: unknown }>
-): Api<ApiFacts<Resources, Endpoints, Timeout, Keys>> {
-  const options: ApiOptions = given[0] ?? {};
-  checkOptions('createApi()', options, API_OPTIONS);
+  ...given: OptionsArgument<ApiOptions & Extra & { resources?: Resources; endpoints?: Endpoints; timeout?: Timeout } & { [K in Keys]?: unknown }>
+) => Api<ApiFacts<Resources, Endpoints, Timeout, Keys>>;
+
+/**
+ * The `createApi` of an API with these conventions built in, before those of `use`. The package's
+ * own `createApi` is the engine with every convention restcanon has.
+ *
+ * @example
+ * const createApi = apiWith<{ cors?: CorsOptions }>([cors, lists, conditional]);
+ */
+export function apiWith<Extra = {}>(builtIns: readonly Convention[]): CreateApi<Extra> {
+  // The facts are types only.
+  return ((options?: ApiOptions) => buildApi(options ?? {}, builtIns)) as CreateApi<Extra>;
+}
+
+/**
+ * Builds an API from endpoints and resources. Every option is checked now: a mistake throws with a
+ * sentence that says what to change, never at request time.
+ */
+function buildApi(options: ApiOptions, builtIns: readonly Convention[]): Api {
+  const modules = modulesOf(builtIns, options.use);
+  checkOptions('createApi()', options, [...API_OPTIONS, ...apiOptionsOf(modules)]);
   const basePath = joinPaths(options.basePath ?? '/', '/');
   const runtime = createRuntime(options);
-  const cors = options.cors === undefined ? undefined : createCorsPolicy(options.cors);
   const served = options.openapi === undefined ? [] : [documentEndpoint(options.openapi, () => api)];
   // A nested collection's endpoints come with its parent's too: listing both must not declare them twice.
   const endpoints = [...new Set([...listedEndpoints(options.endpoints), ...served, ...listedResources(options.resources)])];
@@ -197,7 +204,7 @@ export function createApi<
   const routes: RouteInfo[] = [];
   for (const definition of endpoints) {
     const template = joinPaths(basePath, definition.path);
-    const compiled = compile(definition, template, runtime.settings);
+    const compiled = compile(definition, template, runtime.settings, modules);
     router.add(definition.method, template, compiled);
     routes.push({ method: definition.method, path: template, endpoint: definition, outcomes: compiled.outcomes });
   }
@@ -228,14 +235,26 @@ export function createApi<
     let compiled = match.route.handlers[method];
     if (compiled === undefined) {
       if (method === 'HEAD' && match.route.handlers.GET !== undefined) compiled = match.route.handlers.GET;
-      else if (method === 'OPTIONS') return optionsResponse(match.route, runtime.settings);
+      else if (method === 'OPTIONS') return optionsResponse(match.route.allow, runtime.settings);
       else return runtime.fail(remember(notAllowed, match.route.allow, methodNotAllowed, undefined), request, headers);
     }
     return runtime.run(compiled, match.params, search, headers, request);
   }
 
-  // Without `cors` every request goes straight to `respond`; with it, a request without `Origin` costs one lookup more.
-  const answer = cors === undefined ? respond : withCors(cors, respond, router, runtime);
+  /** The route a path matches, or undefined (no route, or a path that cannot be read). */
+  const routeOf = (url: string) => {
+    try {
+      return router.find(splitUrl(url).path)?.route;
+    } catch {
+      return undefined;
+    }
+  };
+  // Without a module that wraps it (CORS, an observer) every request goes straight to `respond`.
+  const answer: Responder = wrapResponder(respond, modules, options as Readonly<Record<string, unknown>>, {
+    settings: runtime.settings,
+    allowOf: (url) => routeOf(url)?.allow,
+    templateOf: (url) => routeOf(url)?.template,
+  });
 
   const api: Api = {
     handle: (request) => awaited(runtime, answer(request, false) as ApiResponse | Promise<ApiResponse>),
@@ -257,8 +276,7 @@ export function createApi<
     bodyLimit: runtime.settings.bodyLimit,
     problemBody: runtime.settings.problemBody,
   };
-  // The facts are types only.
-  return api as Api<never>;
+  return api;
 }
 
 /**
@@ -274,73 +292,7 @@ export interface ApiFacts<Resources, Endpoints, Timeout, Keys> {
 }
 
 const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'problemBody', 'timeout'];
-const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi', 'cors'];
-
-type Responder = (request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders?: boolean) => Answer;
-
-/**
- * `respond` with CORS: a preflight on a path the API serves is answered here, before any endpoint
- * (it carries no credentials, so it is never authenticated); every other answer to a request with
- * `Origin` gets the grant of its origin, or none, and `Vary: Origin`, whether it came at once or later.
- */
-function withCors(cors: CorsPolicy, respond: Responder, router: Router<Compiled>, runtime: Runtime): Responder {
-  const { settings } = runtime;
-
-  /** The origin's `Access-Control-Allow-Origin` value, or undefined; an origin function that throws refuses, and is reported. */
-  function originOf(origin: string | string[], request: ApiRequest, status: number): string | undefined {
-    try {
-      return allowedOrigin(cors, origin, request);
-    } catch (error) {
-      settings.report(error, { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status, request });
-      return undefined;
-    }
-  }
-
-  function preflight(request: ApiRequest, headers: HeaderRecord): ApiResponse | undefined {
-    let match;
-    try {
-      match = router.find(splitUrl(request.url).path);
-    } catch {
-      return undefined;
-    }
-    if (match === undefined) return undefined;
-    const response = optionsResponse(match.route, settings);
-    const allowOrigin = originOf(headers.origin!, request, response.status);
-    const grant = allowOrigin === undefined ? undefined : preflightHeaders(cors, allowOrigin, match.route.allow, headers['access-control-request-method'], headers['access-control-request-headers']);
-    applyCors(response.headers, grant, PREFLIGHT_VARY);
-    return response;
-  }
-
-  function granted(response: ApiResponse, request: ApiRequest, origin: string | string[]): ApiResponse {
-    const allowOrigin = originOf(origin, request, response.status);
-    applyCors(response.headers, allowOrigin === undefined ? undefined : responseHeaders(cors, allowOrigin, request.method), 'Origin');
-    return response;
-  }
-
-  return (given, passUnmatched, lowerCaseHeaders = false) => {
-    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
-    const headers = request.headers ?? EMPTY_HEADERS;
-    const origin = headers.origin;
-    if (origin === undefined) return respond(request, passUnmatched, true);
-    if (isPreflight(request.method, headers)) {
-      const response = preflight(request, headers);
-      if (response !== undefined) return response;
-    }
-    const answer = respond(request, passUnmatched, true);
-    if (answer === undefined) return undefined;
-    if (answer instanceof Promise) return answer.then((response) => (response === undefined ? undefined : granted(response, request, origin)));
-    return granted(answer, request, origin);
-  };
-}
-
-/**
- * The request with lower-case header names, for every step and for `authenticate` alike: the same
- * object when they already are, a copy with lowered names when not (a request built by hand).
- */
-function withLowerCaseHeaders(request: ApiRequest): ApiRequest {
-  const headers = request.headers === undefined ? undefined : normalizeHeaders(request.headers);
-  return headers === request.headers ? request : { ...request, headers };
-}
+const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi', 'use'];
 
 const DECLARE_ENDPOINT = 'declare it with endpoint(method, path, { handle })';
 
@@ -418,40 +370,54 @@ function documentEndpoint(config: ApiDocument, apiOf: () => Api): Endpoint {
     throw new TypeError('createApi: "openapi" must be a document to serve, such as openApi({ info }) from restcanon/openapi');
   }
   let document: unknown;
-  return declareEndpoint('GET', config.path, {
-    public: config.public,
+  return Object.freeze({
+    method: 'GET',
+    path: config.path,
+    operation: 'read',
+    params: undefined,
+    query: undefined,
+    headers: undefined,
+    body: undefined,
+    consumes: [],
+    public: config.public === true,
+    authorize: [],
+    guards: [],
+    location: undefined,
+    itemPath: undefined,
     summary: 'A description of this API',
     handle: () => (document ??= config.build(apiOf())),
   });
 }
 
-/** Options of {@link createEndpointHandler}: those of `createApi` that apply to one endpoint. */
-export type EndpointHandlerOptions = RuntimeOptions;
+/** Options of {@link createEndpointHandler}: those of `createApi` that apply to one endpoint, and its modules. */
+export interface EndpointHandlerOptions extends RuntimeOptions {
+  /** Modules on the engine's seam, as `createApi` takes them. */
+  use?: readonly Convention[];
+}
+
+/** The type of {@link createEndpointHandler}. */
+export type CreateEndpointHandler = (definition: Endpoint, ...given: OptionsArgument<EndpointHandlerOptions>) => (request: ApiRequest, params: Record<string, string>) => Promise<ApiResponse>;
 
 /**
- * Runs one endpoint through the pipeline with params that a host router already matched: for teams
- * that keep their own router and want validation, the status policy and safe errors on one route.
- * The framework wrappers (`expressHandler`, `fastifyHandler`, `nodeHandler`) are built on it.
+ * The `createEndpointHandler` of these built-in conventions, as {@link apiWith} gives `createApi`.
  *
  * @example
- * const readUserHandler = createEndpointHandler(readUser);
- * const response = await readUserHandler({ method: 'GET', url: '/users/7' }, { id: '7' });
+ * const createEndpointHandler = handlerWith([conditional]);
  */
-export function createEndpointHandler(
-  definition: Endpoint,
-  ...given: OptionsArgument<EndpointHandlerOptions>
-): (request: ApiRequest, params: Record<string, string>) => Promise<ApiResponse> {
-  const options: EndpointHandlerOptions = given[0] ?? {};
-  checkOptions('createEndpointHandler()', options, ENDPOINT_HANDLER_OPTIONS);
-  const runtime = createRuntime(options);
-  const compiled = compile(definition, definition.path, runtime.settings);
-  return async (given, params) => {
-    const request = withLowerCaseHeaders(given);
-    const headers = request.headers ?? EMPTY_HEADERS;
-    try {
-      return await awaited(runtime, runtime.run(compiled, params, splitUrl(request.url).search, headers, request));
-    } catch (error) {
-      return runtime.fail(error, request, headers);
-    }
+export function handlerWith(builtIns: readonly Convention[]): CreateEndpointHandler {
+  return (definition, ...given) => {
+    const options: EndpointHandlerOptions = given[0] ?? {};
+    checkOptions('createEndpointHandler()', options, [...ENDPOINT_HANDLER_OPTIONS, 'use']);
+    const runtime = createRuntime(options);
+    const compiled = compile(definition, definition.path, runtime.settings, modulesOf(builtIns, options.use));
+    return async (given, params) => {
+      const request = withLowerCaseHeaders(given);
+      const headers = request.headers ?? EMPTY_HEADERS;
+      try {
+        return await awaited(runtime, runtime.run(compiled, params, splitUrl(request.url).search, headers, request));
+      } catch (error) {
+        return runtime.fail(error, request, headers);
+      }
+    };
   };
 }

@@ -1,5 +1,4 @@
 import type { HeaderRecord } from './contract.js';
-import { MERGE_PATCH_TYPE } from '../conventions/merge-patch/merge-patch.js';
 import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from './errors.js';
 import { ERROR_CODES } from './error-codes.js';
 import { parseMediaType } from './media-type.js';
@@ -85,6 +84,9 @@ export function checkMediaType(header: string | undefined, rules: BodyRules): 'a
   if (type.endsWith('+json') && type !== JSON_PATCH_TYPE && rules.consumes.has('application/json')) return 'application/json';
   throw unsupported(rules, `Send one of: ${[...rules.consumes].join(', ')}`);
 }
+
+/** The media type of a JSON merge patch (RFC 7396), JSON to read wherever an endpoint takes it. */
+export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
 
 /** The media type of a JSON patch (RFC 6902). */
 const JSON_PATCH_TYPE = 'application/json-patch+json';

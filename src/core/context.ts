@@ -8,6 +8,9 @@ import { answerHeader } from './http.js';
  * until a handler uses them.
  */
 
+/** The state of a request that no extension gave any: one frozen object, so that a request allocates none. */
+const NO_STATE: object = Object.freeze({});
+
 export class RequestContext {
   params: unknown;
   query: unknown;
@@ -16,9 +19,7 @@ export class RequestContext {
   principal: unknown;
   request: ApiRequest;
   item: unknown;
-  page: unknown;
-  sort: unknown;
-  filter: unknown;
+  state: object;
   reply: Reply | undefined;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
   readonly choices: ReadonlySet<string> | undefined;
@@ -31,9 +32,7 @@ export class RequestContext {
     this.principal = undefined;
     this.request = request;
     this.item = undefined;
-    this.page = undefined;
-    this.sort = undefined;
-    this.filter = undefined;
+    this.state = NO_STATE;
     this.reply = undefined;
     this.choices = choices;
   }

@@ -46,6 +46,15 @@ export interface ApiResponse {
   payload: string | Uint8Array | undefined;
 }
 
+/**
+ * What an API answers a request with: the response, its promise when a step had to wait, or nothing
+ * for a path the API does not know (when asked to pass those on).
+ *
+ * @example
+ * const answer: Answer = api.respond(request, { unmatched: 'pass' });
+ */
+export type Answer = ApiResponse | undefined | Promise<ApiResponse | undefined>;
+
 /** What `onError` learns besides the error: the id sent to the client in `instance`, and the request. */
 export interface ErrorInfo {
   requestId: string;

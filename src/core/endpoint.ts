@@ -1,12 +1,9 @@
-import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
+import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
-import type { PathParams } from './path.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
-import type { Validators } from '../conventions/conditional/conditions.js';
-import type { ListRules, PageRequest, SortField } from '../conventions/lists/lists.js';
 import type { Operation } from './policy.js';
-import type { InferInput, InferOutput, StandardSchema } from './standard-schema.js';
+import type { StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
 
 /**
@@ -27,6 +24,17 @@ export interface Register {}
  * function isAdmin(principal: Principal) { ... }
  */
 export type Principal = Register extends { principal: infer P } ? P : unknown;
+
+/**
+ * The per-request values that extensions put on `ctx.state` (a database handle, a tenant), typed
+ * through {@link Register}, or a record of unknown values.
+ *
+ * @example
+ * declare module 'restcanon' {
+ *   interface Register { state: { tenant: string } }
+ * }
+ */
+export type State = Register extends { state: infer S } ? S : Record<string, unknown>;
 
 /**
  * What `authenticate` gives: the caller (an object, typed by {@link Register}), or `undefined`,
@@ -50,6 +58,8 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   body: Body;
   principal: Caller;
   request: ApiRequest;
+  /** What the API's extensions set for this request (see `extension()`), typed through {@link Register}. */
+  state: State;
   /**
    * The item the URL names, when it was loaded before the handler ran (for an owner rule, a
    * precondition or a merge patch): what `read` gave. Undefined otherwise.
@@ -99,7 +109,7 @@ export type DeclaredError = string | { readonly description?: string; readonly s
 export type DeclaredErrors = { readonly [K in ErrorOutcome]?: DeclaredError };
 
 /** A context before its types are known; what guards and the pipeline pass around. */
-export type AnyContext = Context<any, any, any, any, any> & Partial<ListContext<any, any>>;
+export type AnyContext = Context<any, any, any, any, any>;
 
 /** Decides whether the caller may go on; `false` answers 403. */
 export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => Promisable<boolean>;
@@ -112,22 +122,6 @@ export type Authorize<Ctx = AnyContext> = (ctx: Ctx) => Promisable<boolean>;
 export type Guard = (ctx: AnyContext) => Promisable<void>;
 
 /**
- * A step that may change or check a result before it is sent (ownership filters lists with one).
- * `report` hands something worth an operator's attention to the API's `onError`.
- */
-export type ResultFilter = (result: unknown, ctx: AnyContext, report: (error: unknown) => void) => unknown;
-
-/** The params a handler sees: the schemas' outputs where given, strings elsewhere. */
-export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchema
-  ? InferOutput<Schema>
-  : Schema extends Readonly<Record<string, StandardSchema>>
-    ? Simplify<Omit<PathParams<Path>, keyof Schema> & { [K in keyof Schema]: InferOutput<Schema[K]> }>
-    : PathParams<Path>;
-
-/** A part's type: the schema's output, or the fallback without a schema. */
-export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
-
-/**
  * The body option of an endpoint or a collection: a schema, `'unvalidated'` to take any JSON
  * unchecked (the handler then sees `unknown`), or `'ignored'` to let a body arrive and never read it
  * (the handler sees none, and the API documents none). Without any, an endpoint takes no body.
@@ -136,99 +130,6 @@ export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutp
  * const body: BodyOption = 'unvalidated';
  */
 export type BodyOption = StandardSchema | 'unvalidated' | 'ignored';
-
-/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing when ignored or without a body option. */
-export type BodyOf<Schema> = Schema extends StandardSchema ? InferOutput<Schema> : Schema extends 'unvalidated' ? unknown : undefined;
-
-/** The principal a handler sees: possibly absent on public endpoints. */
-export type CallerOf<IsPublic> = IsPublic extends true ? Principal | undefined : Principal;
-
-/**
- * The definition of one endpoint.
- *
- * @example
- * const config: EndpointConfig<'/users/:id'> = { handle: (ctx) => db.users.get(ctx.params.id) };
- */
-export interface EndpointConfig<
-  Path extends string,
-  ParamsSchema extends PartSchema | undefined = undefined,
-  QuerySchema extends StandardSchema | undefined = undefined,
-  HeadersSchema extends StandardSchema | undefined = undefined,
-  BodySchema extends BodyOption | undefined = undefined,
-  IsPublic extends boolean = false,
-  Result = unknown,
-  Response extends StandardSchema | undefined = undefined,
-  Loaded = unknown,
-  Op extends Operation = Operation,
-  Chosen extends ChosenOutcome = ChosenOutcome,
-  Errors extends DeclaredErrors = DeclaredErrors,
-> {
-  /** What the endpoint does; decides its success status. Defaults from the method: GET read, POST submit, PUT replace, PATCH update, DELETE remove. */
-  operation?: Op;
-  params?: ParamsSchema;
-  query?: QuerySchema;
-  headers?: HeadersSchema;
-  /**
-   * The schema of the request body, `'unvalidated'` to take any body unchecked, or `'ignored'` to let
-   * a body arrive and never read it (`ctx.body` is undefined). A POST, PUT or PATCH endpoint without
-   * it takes no body: a request that sends one is a 400.
-   */
-  body?: BodySchema;
-  /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
-  consumes?: readonly string[];
-  /** Reachable without a principal when the API authenticates. */
-  public?: IsPublic;
-  /** Extra permission check; `false` answers 403. Not on a public endpoint, which answers every caller alike. */
-  authorize?: Authorize<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>>;
-  /** For `create`: the URL of the new item. Defaults to the request path plus the result's `id`. */
-  location?: (result: Awaited<Result>, ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => string | undefined;
-  /**
-   * The body of a successful answer. It documents the response in OpenAPI, types what `handle` may
-   * return, and with the API's `serializerCompiler` becomes this endpoint's compiled JSON
-   * serializer. Results are not validated against it at run time.
-   */
-  response?: Response;
-  /** One line for generated documentation. */
-  summary?: string;
-  /** Success outcomes the handler may choose with `ctx.outcome`, besides its operation's (`['accepted']`). */
-  outcomes?: readonly Chosen[];
-  /**
-   * The domain errors the handler throws, by outcome, for the documentation (`{ conflict: 'The email
-   * is taken' }`). A thrown 4xx that no step and no declaration gives is still answered, and reported
-   * once to `onError` outside production.
-   */
-  errors?: Errors;
-  /**
-   * Conditional requests (RFC 9110 section 13): `load` gives the item the URL names before the
-   * handler runs (nothing is a 404, and it is `ctx.item`), `etag` and `lastModified` its validators.
-   * A GET whose `If-None-Match` or `If-Modified-Since` says the client's copy is current answers 304,
-   * a change whose `If-Match` or `If-Unmodified-Since` does not hold answers 412, both without
-   * calling `handle`; successes carry `ETag` and `Last-Modified`. `requireIfMatch` answers 428 to a
-   * change that has no precondition.
-   */
-  conditional?: ConditionalOption<EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>, Loaded>;
-  handle: (ctx: EndpointContext<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic>) => Promisable<Result>;
-}
-
-/**
- * The `conditional` option of an endpoint: how to load its item, and its validators.
- *
- * @example
- * const conditional: ConditionalOption<AnyContext, Doc> = { load: (ctx) => docs.get(ctx.params.id), etag: (doc) => doc.rev };
- */
-export interface ConditionalOption<Ctx, Item> {
-  load: (ctx: Ctx) => Promisable<Item | undefined | null>;
-  etag?: (item: Item) => string;
-  lastModified?: (item: Item) => Date;
-  /** A PUT, PATCH or DELETE without `If-Match` (or `If-Unmodified-Since`) answers 428. */
-  requireIfMatch?: boolean;
-}
-
-/**
- * What a handler may return when its endpoint declares a response schema: what the schema accepts,
- * or nothing (a 404 for an item, an empty answer otherwise). Anything without one.
- */
-export type ResultOf<Response> = Response extends StandardSchema ? InferInput<Response> | undefined | null : unknown;
 
 /**
  * What a successful answer of an endpoint carries: a value of `schema`, or with `array` (a collection's
@@ -243,15 +144,6 @@ export interface ResponseSchema {
   /** A paged list: the array is the `items` of a {@link Page}. */
   readonly page?: boolean | undefined;
 }
-
-/** The context of an endpoint, from its path and schemas. */
-export type EndpointContext<Path extends string, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic> = Context<
-  ParamsOf<Path, ParamsSchema>,
-  PartOf<QuerySchema, QueryRecord>,
-  PartOf<HeadersSchema, HeaderRecord>,
-  BodyOf<BodySchema>,
-  CallerOf<IsPublic>
->;
 
 /**
  * An endpoint: a method and a path template, with its schemas, access rules and handler. The same
@@ -278,7 +170,6 @@ export interface Endpoint<Facts = unknown> {
   readonly public: boolean;
   readonly authorize: readonly Authorize[];
   readonly guards: readonly Guard[];
-  readonly filters: readonly ResultFilter[];
   readonly location: ((result: unknown, ctx: AnyContext) => string | undefined) | undefined;
   /** For `create` without `location`: the template of the new item's URL, filled with the params and the result's `id`. */
   readonly itemPath: string | undefined;
@@ -291,54 +182,27 @@ export interface Endpoint<Facts = unknown> {
   readonly outcomes?: readonly ChosenOutcome[] | undefined;
   /** The domain errors the handler throws, by outcome. */
   readonly errors?: DeclaredErrors | undefined;
-  /** How its item's `ETag` and `Last-Modified` are found: sent on success, and what preconditions compare. */
-  readonly validators?: Validators | undefined;
-  /** The item the URL names, loaded before the handler: for ownership, preconditions and merge patches. */
+  /** The item the URL names, loaded before the handler (for the conventions that check or change it). */
   readonly current?: CurrentItem | undefined;
-  /** A list's conventions: pages, sorting, filtering, and the owner's scope. */
-  readonly list?: ListConventions | undefined;
+  /**
+   * What the endpoint asks of each convention it uses, by the convention's name (`lists`,
+   * `conditional`, `ownership`, ...): its API must have each of them.
+   */
+  readonly conventions?: Readonly<Record<string, unknown>> | undefined;
   readonly handle: (ctx: AnyContext) => unknown;
 }
 
 /**
- * How an endpoint loads the item its URL names before the handler runs: `load` gives it (nothing is a
- * 404), `owner` checks it is the caller's (403), and the request's preconditions are evaluated
- * against its validators.
+ * How an endpoint loads the item its URL names before the handler runs: `load` gives it (nothing is
+ * a 404), as `ctx.item`, for the conventions that check or change it (an owner, a precondition, a
+ * merge patch).
  */
 export interface CurrentItem {
   readonly load: (ctx: AnyContext) => unknown;
-  readonly owner: ((item: any, principal: Principal) => boolean) | undefined;
-  /** A change needs `If-Match` (or `If-Unmodified-Since`): 428 without one. */
-  readonly requireCondition: boolean;
   /** The loader is the handler (a collection's read): the loaded item is the result. */
   readonly isHandler: boolean;
   /** A change answers the item as changed (a collection's), whose validators its answer carries; an endpoint's may answer anything. */
   readonly answersItem: boolean;
-  /** A merge patch (RFC 7396) body is applied to the item, and the result must pass this schema. */
-  readonly merge: StandardSchema | undefined;
-}
-
-/** A list's conventions, read once from its collection. */
-export interface ListConventions {
-  readonly rules: ListRules | undefined;
-  /** The filter values that keep a caller to their own items, which the handler's query must use. */
-  readonly scope: ((principal: Principal) => Record<string, unknown>) | undefined;
-}
-
-/**
- * What a list handler receives besides the context: the page, the order and the filter a request
- * asked for, each checked against what the collection declares.
- *
- * @example
- * const list = (ctx: ListContext<'createdAt', { status: string }>) => db.orders.find(ctx.filter, ctx.sort, ctx.page);
- */
-export interface ListContext<Sort extends string = string, Filter = Record<string, unknown>> {
-  /** The page asked for, when the collection pages its list. */
-  page: PageRequest;
-  /** The order asked for with `sort`, first field first; empty for the list's own order. */
-  sort: SortField<Sort>[];
-  /** The filter values asked for, each its schema's output, with the owner's scope on top. */
-  filter: Filter;
 }
 
 /**
@@ -351,24 +215,3 @@ export function readsBody(endpoint: Pick<Endpoint, 'body'>): boolean {
   return endpoint.body !== undefined && endpoint.body !== 'ignored';
 }
 
-/**
- * What `endpoint()` records of an endpoint's declaration, as types only: `restcanon/client` reads
- * them to type calls and answers. Nothing is computed from them on the server.
- */
-export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys> {
-  kind: 'endpoint';
-  method: M;
-  path: Path;
-  params: ParamsSchema;
-  query: QuerySchema;
-  body: BodySchema;
-  public: IsPublic;
-  result: Result;
-  response: Response;
-  /** The declared operation; `never` for the method's default. */
-  operation: Op;
-  outcomes: Chosen;
-  errors: keyof Errors;
-  /** The keys of its definition, such as `authorize` and `conditional`. */
-  declared: Keys;
-}

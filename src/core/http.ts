@@ -158,3 +158,29 @@ export function answerHeader(where: string, name: string, value: unknown): strin
   if (lower.startsWith('access-control-')) throw new TypeError(`${where}: "${lower}" is a CORS grant, which the API's "cors" option gives`);
   return lower;
 }
+
+/**
+ * A `Vary` value with more names: each added once, whatever its case, after those already listed;
+ * `*` stays `*`.
+ *
+ * @example
+ * mergeVary('Accept', 'Origin'); // 'Accept, Origin'
+ * mergeVary('accept, origin', 'Origin'); // 'accept, origin'
+ */
+export function mergeVary(existing: string | undefined, names: string): string {
+  if (existing === undefined || existing.trim() === '') return names;
+  const listed = existing.split(',').map((name) => name.trim().toLowerCase());
+  if (listed.includes('*')) return existing;
+  const added = names.split(', ').filter((name) => !listed.includes(name.toLowerCase()));
+  return added.length === 0 ? existing : `${existing}, ${added.join(', ')}`;
+}
+
+/**
+ * Adds names to the `Vary` of an answer's headers (see {@link mergeVary}).
+ *
+ * @example
+ * addVary(headers, 'Accept');
+ */
+export function addVary(headers: Record<string, string>, names: string): void {
+  headers.vary = mergeVary(headers.vary, names);
+}

@@ -3,7 +3,7 @@
  * Reading the parts of a request target and its headers, the same way for every adapter.
  */
 
-import type { HeaderRecord, QueryRecord } from './contract.js';
+import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
 import { ERROR_CODES } from './error-codes.js';
 import { BadRequestError } from './errors.js';
 
@@ -202,4 +202,16 @@ export function withoutTrailingSlashes(path: string): string {
   let end = path.length;
   while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
   return end === path.length ? path : path.slice(0, end);
+}
+
+/**
+ * The request with lower-case header names, for every step and for `authenticate` alike: the same
+ * object when they already are, a copy with lowered names when not (a request built by hand).
+ *
+ * @example
+ * withLowerCaseHeaders({ method: 'GET', url: '/', headers: { Accept: 'text/plain' } }).headers; // { accept: 'text/plain' }
+ */
+export function withLowerCaseHeaders(request: ApiRequest): ApiRequest {
+  const headers = request.headers === undefined ? undefined : normalizeHeaders(request.headers);
+  return headers === request.headers ? request : { ...request, headers };
 }

@@ -1,25 +1,20 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
-import { BODY_METHODS } from './http.js';
-import type { BodyRules } from './body.js';
 import { RequestContext } from './context.js';
-import { readsBody, type AnyContext, type Endpoint } from './endpoint.js';
+import type { AnyContext } from './endpoint.js';
 import { failure, failureOf, problemAnswer, succeed } from './answers.js';
 import { HttpError, withoutStack } from './errors.js';
+import type { Compiled, Exchange } from './exchange.js';
 import { json } from '../formats/formats.js';
-import { joinPaths } from './path.js';
-import { OUTCOMES, type OutcomeRow } from './outcomes.js';
+import { OUTCOMES } from './outcomes.js';
+import { newRequestId } from './report.js';
 import { emptyQuery, parseQuery } from './request.js';
 import { createDeadlines, type Timed } from './deadlines.js';
-import { compileProjection, type Projection } from '../conventions/projection/projection.js';
-import { jsonSchemaOf } from './standard-schema.js';
-import type { Page } from '../conventions/lists/lists.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
-import { runSteps, stepsOf, type Compiled, type Exchange } from './steps.js';
+import { runSteps } from './steps.js';
 
 /**
- * Running a request: an endpoint prepared once (its steps, serializer and projection), then its
- * steps run until one waits, and the answer of their outcome (answers.ts), within the request's
- * deadline.
+ * Running a request: the steps of its endpoint (built once by compile.ts) run until one waits, then
+ * the answer of their outcome (answers.ts), within the request's deadline.
  */
 
 /** The settings of an API, and the two things every request needs: run an endpoint, and turn a failure into a response. */
@@ -59,7 +54,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const { code } = answered.facts;
       settings.report(
         new Error(`${method} ${path} answered ${status} (${code}), which it does not declare: add it to the endpoint's "errors" so that its documentation lists it`),
-        { requestId: `urn:uuid:${globalThis.crypto.randomUUID()}`, status, request },
+        { requestId: newRequestId(), status, request },
       );
     }
     return response;
@@ -81,87 +76,6 @@ function withoutBody(response: ApiResponse): ApiResponse {
 }
 
 const TIMED_OUT = withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
-
-/** Prepares an endpoint served at a template: its body rules, and the template of a created item's URL. */
-export function compile(endpoint: Endpoint, template: string, settings: Settings): Compiled {
-  let bodyRules: BodyRules | undefined;
-  if (BODY_METHODS.has(endpoint.method) && readsBody(endpoint)) {
-    const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
-    const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
-    bodyRules = {
-      limit: settings.bodyLimit,
-      maxDepth: settings.maxDepth,
-      consumes,
-      acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },
-    };
-  }
-  const { steps, outcomes } = stepsOf(endpoint, template, bodyRules, settings);
-  const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
-  return {
-    endpoint,
-    template,
-    itemTemplate,
-    bodyRules,
-    steps,
-    outcomes,
-    item: (OUTCOMES[endpoint.operation] as OutcomeRow).item === true,
-    choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
-    statuses: new Set(outcomes.map((outcome) => settings.policy.decide(outcome))),
-    undeclared: new Set(),
-    stringify: compileStringify(endpoint, settings),
-    project: projectionOf(endpoint),
-  };
-}
-
-/**
- * What a response schema hides is hidden in every format: the result is cut down to what the schema
- * declares before JSON, text, XML or a compiled serializer sees it. A list's items one by one.
- */
-function projectionOf(endpoint: Endpoint): Projection | undefined {
-  const { response } = endpoint;
-  if (response === undefined) return undefined;
-  let project: Projection;
-  try {
-    project = compileProjection(response.schema);
-  } catch (error) {
-    throw new TypeError(`${endpoint.method} ${endpoint.path}: the response schema cannot be used: ${String((error as Error)?.message ?? error)}`, { cause: error });
-  }
-  if (!response.array) return project;
-  // A page's items one by one, and its links as they are.
-  if (response.page === true) return (value) => ({ ...(value as Page), items: (value as Page).items.map(project) });
-  // A list's items one by one; anything but an array is a masked 500, never a body sent as it is.
-  return (value) => {
-    if (!Array.isArray(value)) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is not the array its item schema needs`);
-    return value.map(project);
-  };
-}
-
-/**
- * The endpoint's JSON serializer from its response schema, when the API has a `serializerCompiler`
- * and the schema a JSON Schema. A list's items are written one by one and joined: the compiler gets
- * the item's own schema, where a reference to the root (a recursive item) still means the item.
- */
-function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['stringify'] {
-  const { response } = endpoint;
-  const compiler = settings.serializerCompiler;
-  if (response === undefined || compiler === undefined) return undefined;
-  const schema = jsonSchemaOf(response.schema, 'draft-07');
-  if (schema === undefined) return undefined;
-  let item: (value: unknown) => string;
-  try {
-    item = compiler(schema);
-  } catch (error) {
-    throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
-  }
-  // A list's result was checked to be an array by its projection, which always runs first.
-  if (!response.array) return item;
-  const list = (items: unknown[]): string => `[${items.map((entry) => item(entry)).join(',')}]`;
-  if (response.page !== true) return (items) => list(items as unknown[]);
-  return (value) => {
-    const page = value as Page;
-    return `{"items":${list(page.items)},"next":${JSON.stringify(page.next)},"prev":${JSON.stringify(page.prev)}}`;
-  };
-}
 
 /** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
 function answerWith(exchange: Exchange, response: ApiResponse): void {
@@ -196,8 +110,8 @@ function run(
       result: undefined,
       item: undefined,
       done: false,
-      notModified: false,
-      list: undefined,
+      response: undefined,
+      notes: undefined,
       stop: undefined,
       resolve: undefined,
       dueAt: 0,

@@ -1,9 +1,10 @@
 import type { BodyOption } from '../core/endpoint.js';
-import { checkBodyOption, checkValidators } from './endpoint-checks.js';
+import { checkBodyOption } from './endpoint-checks.js';
+import { checkValidators } from '../conventions/conditional/declare.js';
 import { checkFunction, checkOptions } from '../core/options.js';
 import { checkSchema, isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
 import { COLLECTION_OPERATIONS, type CollectionOperation, type OperationDefinition, type OwnBody, type OwnedOperation, type UpdateOptions } from './collection-definition.js';
-import type { Level } from '../conventions/ownership/ownership.js';
+import type { Level } from './ancestors.js';
 
 const DEFINITION_OPTIONS = [
   'id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', 'page', 'sort', 'filter', 'etag', 'lastModified', 'requireIfMatch', 'load', ...COLLECTION_OPERATIONS,

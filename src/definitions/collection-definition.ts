@@ -1,6 +1,8 @@
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from '../core/contract.js';
-import type { AnyContext, Authorize, BodyOf, BodyOption, ChosenOutcome, Context, DeclaredErrors, ListContext, Principal, ResultOf } from '../core/endpoint.js';
+import type { AnyContext, Authorize, BodyOption, ChosenOutcome, Context, DeclaredErrors, Principal } from '../core/endpoint.js';
+import type { BodyOf, ResultOf } from './endpoint-config.js';
+import type { ListContext } from '../conventions/lists/lists.js';
 import type { PageOption } from '../conventions/lists/lists.js';
 import type { InferInput, InferOutput, StandardSchema } from '../core/standard-schema.js';
 

@@ -1,4 +1,4 @@
-import type { AnyContext, Authorize, BodyOption, CurrentItem, DeclaredErrors, Endpoint, Guard, ResultFilter } from '../core/endpoint.js';
+import type { AnyContext, Authorize, BodyOption, CurrentItem, DeclaredErrors, Endpoint, Guard } from '../core/endpoint.js';
 import { freezeEndpoint, publicRule } from './endpoint-checks.js';
 import { listRules, type PageOption } from '../conventions/lists/lists.js';
 import { MERGE_PATCH_TYPE } from '../conventions/merge-patch/merge-patch.js';
@@ -9,7 +9,7 @@ import type { Operation } from '../core/policy.js';
 import { isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
 import { COLLECTION_OPERATIONS, type ChildParams, type CollectionDefinition, type CollectionOperation, type OperationDeclarations, type OperationDefinition } from './collection-definition.js';
 import { bodyOf, checkDefinition, mergedSchemaOf, mergesOf } from './collection-checks.js';
-import { ancestorGuard, listFilter, ownerOf, ruleFor, type Level } from '../conventions/ownership/ownership.js';
+import { ancestorGuard, ownerOf, ruleFor, type Level } from './ancestors.js';
 
 const METHOD_OF: Readonly<Record<CollectionOperation, Method>> = {
   list: 'GET',
@@ -235,23 +235,14 @@ function toEndpoint(
 
   const guards: Guard[] = [];
   if (ancestors.length > 0) guards.push(ancestorGuard(ancestors));
-  const filters: ResultFilter[] = [];
   const owns = operation === 'create' ? undefined : ruleFor(level, operation);
-  if (owns !== undefined && operation === 'list') filters.push(listFilter(owns));
-  const validators = definition.etag === undefined && definition.lastModified === undefined ? undefined : { etag: definition.etag, lastModified: definition.lastModified };
+  const validators = operation === 'list' || (definition.etag === undefined && definition.lastModified === undefined) ? undefined : { etag: definition.etag, lastModified: definition.lastModified };
   const merge = operation === 'update' && mergesOf(definition) ? mergedSchemaOf(definition) : undefined;
   // The item is loaded before the handler for its owner, its preconditions or a merge patch; read loads it as its handler.
   // A `load` is declared for nothing else: with it, every change finds its item in `ctx.item`, and a missing one is a 404.
   let current: CurrentItem | undefined;
   if (onItem && (owns !== undefined || validators !== undefined || merge !== undefined || definition.load !== undefined)) {
-    current = {
-      load: level.loader!,
-      owner: owns,
-      requireCondition: definition.requireIfMatch === true,
-      isHandler: operation === 'read',
-      answersItem: true,
-      merge,
-    };
+    current = { load: level.loader!, isHandler: operation === 'read', answersItem: true };
   }
   const scope = operation === 'list' ? level.owner?.scope : undefined;
   const rules = operation === 'list' ? listRules(`collection("${level.name}")`, definition.page, definition.sort, definition.filter, definition.query !== undefined, checkOptions, isStandardSchema) : undefined;
@@ -259,6 +250,12 @@ function toEndpoint(
     options.response !== undefined
       ? { schema: options.response, array: false }
       : definition.item && { schema: definition.item, array: operation === 'list', page: operation === 'list' && definition.page !== undefined };
+  // What each convention is asked for, by its name: the API's conventions read them when it is built.
+  const conventions: Record<string, unknown> = {};
+  if (rules !== undefined) conventions.lists = rules;
+  if (owns !== undefined || scope !== undefined) conventions.ownership = { rule: owns, scope };
+  if (validators !== undefined) conventions.conditional = { ...validators, requireIfMatch: definition.requireIfMatch === true };
+  if (merge !== undefined) conventions.mergePatch = { schema: merge };
 
   return freezeEndpoint({
     method: METHOD_OF[operation],
@@ -272,7 +269,6 @@ function toEndpoint(
     public: isPublic,
     authorize,
     guards,
-    filters,
     location: undefined,
     locationId: operation === 'create' ? (definition.idOf as Endpoint['locationId']) : undefined,
     itemPath: operation === 'create' ? itemPath : undefined,
@@ -281,9 +277,8 @@ function toEndpoint(
     errors: 'errors' in options ? options.errors : undefined,
     // An operation's own response schema, or the collection's item (list: an array of them, or a page).
     response,
-    validators: operation === 'list' ? undefined : validators,
     current,
-    list: rules === undefined && scope === undefined ? undefined : { rules, scope },
+    conventions,
     handle: options.handle,
   }, `the "${operation}" of collection("${level.name}")`);
 }

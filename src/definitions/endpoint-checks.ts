@@ -2,7 +2,7 @@ import { BODY_METHODS } from '../core/http.js';
 import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from '../core/outcomes.js';
 import { checkOptions } from '../core/options.js';
 import { checkSchema, isStandardSchema } from '../core/standard-schema.js';
-import type { ConditionalOption, DeclaredErrors, Endpoint } from '../core/endpoint.js';
+import type { DeclaredErrors, Endpoint } from '../core/endpoint.js';
 
 /**
  * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
@@ -24,41 +24,6 @@ export function checkBodyOption(value: unknown, what: string): void {
  */
 export function publicRule(where: string, what: string): TypeError {
   return new TypeError(`${where}: ${what} runs no authorize rule, so that every caller, signed in or not, gets the same answer; drop "public" to check callers, or check the request in the handler`);
-}
-
-const CONDITIONAL_OPTIONS = ['load', 'etag', 'lastModified', 'requireIfMatch'];
-
-/**
- * The `conditional` option, checked: a loader, and at least one validator to compare.
- *
- * @example
- * checkConditional({ load: (ctx) => store.get(ctx.params.id), etag: (item) => item.version }, 'endpoint(GET /items/:id)');
- */
-export function checkConditional(conditional: ConditionalOption<any, any> | undefined, where: string): ConditionalOption<any, any> | undefined {
-  if (conditional === undefined) return undefined;
-  if (typeof conditional !== 'object' || conditional === null) throw new TypeError(`${where}: "conditional" must be { load, etag } (or lastModified)`);
-  checkOptions(`the "conditional" of ${where}`, conditional, CONDITIONAL_OPTIONS);
-  if (typeof conditional.load !== 'function') throw new TypeError(`${where}: the "load" of "conditional" must be a function (ctx) => the item the URL names`);
-  checkValidators(conditional, `the "conditional" of ${where}`);
-  if (conditional.etag === undefined && conditional.lastModified === undefined) throw new TypeError(`${where}: "conditional" needs "etag" or "lastModified": the validators its preconditions compare`);
-  return conditional;
-}
-
-/**
- * Throws unless `etag` and `lastModified` are functions where given, one of them is, and
- * `requireIfMatch` has something to compare.
- *
- * @example
- * checkValidators({ etag: (item) => item.version }, 'collection("articles")');
- */
-export function checkValidators(options: { etag?: unknown; lastModified?: unknown; requireIfMatch?: unknown }, where: string): void {
-  for (const name of ['etag', 'lastModified'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') throw new TypeError(`${where}: "${name}" must be a function of the item`);
-  }
-  if (options.requireIfMatch !== undefined && typeof options.requireIfMatch !== 'boolean') throw new TypeError(`${where}: "requireIfMatch" must be true or false`);
-  if (options.etag === undefined && options.lastModified === undefined && options.requireIfMatch === true) {
-    throw new TypeError(`${where}: "requireIfMatch" needs "etag" (or "lastModified") to compare the request's precondition with`);
-  }
 }
 
 /**
@@ -94,7 +59,10 @@ export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
   checkSchema(definition.response?.schema, `${where}: "response"`);
   checkOutcomes(definition, where);
   checkDeclaredErrors(definition.errors, where);
-  return Object.freeze({ ...definition });
+  checkConventions(definition.conventions, where);
+  // A declared response is cut down to what it declares: the projection convention does that, on every endpoint that has one.
+  const conventions = definition.response === undefined ? definition.conventions : { ...definition.conventions, projection: true };
+  return Object.freeze({ ...definition, conventions: conventions === undefined ? undefined : Object.freeze(conventions) });
 }
 
 const CHOSEN: readonly string[] = SUCCESS_OUTCOMES.filter((outcome) => outcome !== 'options');
@@ -121,6 +89,13 @@ function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string):
 }
 
 const DEFINITION_KEYS = [
-  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'filters', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
-  'validators', 'current', 'list', 'handle',
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
+  'current', 'conventions', 'handle',
 ];
+
+function checkConventions(conventions: unknown, where: string): void {
+  if (conventions === undefined) return;
+  if (typeof conventions !== 'object' || conventions === null || Array.isArray(conventions)) {
+    throw new TypeError(`${where}: "conventions" must be an object of what the endpoint asks of each convention, by its name`);
+  }
+}

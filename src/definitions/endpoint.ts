@@ -6,8 +6,10 @@ import { checkFunction, checkOptions } from '../core/options.js';
 import { checkParamsSchema } from '../core/params-schema.js';
 import { checkSchema, isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
 import type { PartSchema } from '../core/validation.js';
-import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint, type EndpointConfig, type EndpointFacts, type ResultOf } from '../core/endpoint.js';
-import { checkBodyOption, checkConditional, freezeEndpoint, publicRule } from './endpoint-checks.js';
+import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint } from '../core/endpoint.js';
+import { checkConditional } from '../conventions/conditional/declare.js';
+import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
+import { checkBodyOption, freezeEndpoint, publicRule } from './endpoint-checks.js';
 
 const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
 
@@ -93,22 +95,14 @@ export function endpoint<
     public: config.public === true,
     authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],
     guards: [],
-    filters: [],
     location: config.location as Endpoint['location'],
     itemPath: operation === 'create' ? `${path}/:id` : undefined,
     summary: config.summary,
     response: config.response === undefined ? undefined : { schema: config.response, array: false },
     outcomes: config.outcomes,
     errors: config.errors,
-    validators: conditional && { etag: conditional.etag, lastModified: conditional.lastModified },
-    current: conditional && {
-      load: conditional.load as CurrentItem['load'],
-      owner: undefined,
-      requireCondition: conditional.requireIfMatch === true,
-      isHandler: false,
-      answersItem: false,
-      merge: undefined,
-    },
+    current: conditional && { load: conditional.load as CurrentItem['load'], isHandler: false, answersItem: false },
+    conventions: conditional && { conditional: { etag: conditional.etag, lastModified: conditional.lastModified, requireIfMatch: conditional.requireIfMatch === true } },
     handle: config.handle as Endpoint['handle'],
   }, where) as Endpoint<never>;
 }

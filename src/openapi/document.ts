@@ -13,7 +13,11 @@ import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/sta
 import { capitalize, modelNames, nounPhrase, operationName, optionsName, summaryOf, uniqueName } from './names.js';
 import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
-import { LINK_HEADER, listParameters, mergePatchBody, mergePatchSchema, pageSchema, preconditionParameters, validatorHeaders } from './conventions.js';
+import { LINK_HEADER, listParameters, pageSchema } from '../conventions/lists/openapi.js';
+import { preconditionParameters, validatorHeaders } from '../conventions/conditional/openapi.js';
+import { mergePatchBody, mergePatchSchema } from '../conventions/merge-patch/openapi.js';
+import type { MergePatchDeclaration } from '../conventions/merge-patch/index.js';
+import type { ListRules } from '../conventions/lists/lists.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -195,7 +199,8 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   ];
   if (parameters.length > 0) operation.parameters = parameters;
   // An endpoint without a body schema takes no body, nor one that ignores it; one that opts out of validation takes any.
-  if (endpoint.current?.merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes, book.patch(endpoint.current.merge, modelNames(endpoint.operation, endpoint.path, 'body')));
+  const merge = endpoint.conventions?.mergePatch as MergePatchDeclaration | undefined;
+  if (merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes, book.patch(merge.schema, modelNames(endpoint.operation, endpoint.path, 'body')));
   else if (BODY_METHODS.has(method) && endpoint.body !== undefined && endpoint.body !== 'ignored') {
     const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, modelNames(endpoint.operation, endpoint.path, 'body'));
     operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
@@ -290,7 +295,7 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     if (!empty) response.content = successContent;
     const headers: JsonSchema = { ...validatorHeaders(endpoint, outcome === 'notModified') };
     if (outcome === 'create') headers.Location = { description: 'The URL of the new item.', schema: { type: 'string', format: 'uri-reference' } };
-    if (outcome === 'list' && endpoint.list?.rules?.page !== undefined) headers.Link = LINK_HEADER;
+    if (outcome === 'list' && (endpoint.conventions?.lists as ListRules | undefined)?.page !== undefined) headers.Link = LINK_HEADER;
     if (Object.keys(headers).length > 0) response.headers = headers;
     responses[status] = response;
   }

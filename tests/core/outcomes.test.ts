@@ -6,36 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  BadRequestError,
-  collection,
-  ConflictError,
-  createStatusPolicy,
-  GoneError,
-  PreconditionFailedError,
-  PreconditionRequiredError,
-  ServiceUnavailableError,
-  TooManyRequestsError,
-  UnprocessableContentError,
-  createApi,
-  DEFAULT_STATUSES,
-  endpoint,
-  ERROR_CODES,
-  ERROR_OUTCOMES,
-  ForbiddenError,
-  HttpError,
-  InternalServerError,
-  MEANINGS,
-  MethodNotAllowedError,
-  NotAcceptableError,
-  NotFoundError,
-  OUTCOMES,
-  PayloadTooLargeError,
-  SUCCESS_OUTCOMES,
-  UnauthorizedError,
-  UnsupportedMediaTypeError,
-  type Outcome,
-} from '../../src/index.js';
+import { BadRequestError, collection, ConflictError, createStatusPolicy, GoneError, PreconditionFailedError, PreconditionRequiredError, ServiceUnavailableError, TooManyRequestsError, UnprocessableContentError, createApi, endpoint, ERROR_CODES, ForbiddenError, HttpError, InternalServerError, MethodNotAllowedError, NotAcceptableError, NotFoundError, OUTCOMES, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError, type Outcome } from '../../src/index.js';
+import { DEFAULT_STATUSES, ERROR_OUTCOMES, MEANINGS, SUCCESS_OUTCOMES } from '../../src/engine.js';
 
 const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'status-policy.md'), 'utf8');
 const documented = [...page.matchAll(/^\| `(\w+)` \| (\d{3}) \| (?:`(RC_\w+)`)? ?\| (?:`(\w+)`)? ?\|/gm)].map(([, outcome, status, code, errorClass]) => ({

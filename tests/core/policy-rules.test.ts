@@ -6,22 +6,8 @@
  * (docs/status-policy.md).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BadRequestError,
-  ConflictError,
-  createApi,
-  createStatusPolicy,
-  DEFAULT_STATUSES,
-  endpoint,
-  ForbiddenError,
-  HttpError,
-  NotFoundError,
-  TooManyRequestsError,
-  UnauthorizedError,
-  type ApiRequest,
-  type StatusPolicy,
-  type StatusPolicyOverrides,
-} from '../../src/index.js';
+import { BadRequestError, ConflictError, createApi, createStatusPolicy, endpoint, ForbiddenError, HttpError, NotFoundError, TooManyRequestsError, UnauthorizedError, type ApiRequest, type StatusPolicy, type StatusPolicyOverrides } from '../../src/index.js';
+import { DEFAULT_STATUSES } from '../../src/engine.js';
 import { expectProblem } from '../helpers/problem.js';
 
 const DUPLICATE = 'https://example.com/problems/duplicate-order';

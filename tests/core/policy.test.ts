@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPolicy, DEFAULT_POLICY } from '../../src/core/policy.js';
-import {
-  createStatusPolicy,
-  DEFAULT_STATUSES,
-  ERROR_OUTCOMES,
-  ForbiddenError,
-  HttpError,
-  NotFoundError,
-  problemOf,
-  SUCCESS_OUTCOMES,
-  UnauthorizedError,
-} from '../../src/index.js';
+import { createStatusPolicy, ForbiddenError, HttpError, NotFoundError, problemOf, UnauthorizedError } from '../../src/index.js';
+import { DEFAULT_STATUSES, ERROR_OUTCOMES, SUCCESS_OUTCOMES } from '../../src/engine.js';
 
 describe('the default status table', () => {
   it.each([

@@ -3,7 +3,7 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileProjection } from '../../src/conventions/projection/projection.js';
+import { compileProjection } from '../../src/core/projection.js';
 import type { StandardResult, StandardSchema } from '../../src/index.js';
 
 /** A Standard Schema that hands out a fixed JSON Schema, for keywords no library writes. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRouter, isHttpError, type Router } from '../../src/index.js';
+import { isHttpError } from '../../src/index.js';
+import { createRouter, type Router } from '../../src/engine.js';
 import { FIXED_SEED } from '../fuzz/settings.js';
 
 function table() {

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { ConventionError, isConventionError, lintPath, lintPaths, type NamingFinding } from '../../src/index.js';
+import { ConventionError, isConventionError, type NamingFinding } from '../../src/index.js';
+import { lintPath, lintPaths } from '../../src/engine.js';
 import { checkNaming } from '../../src/naming/naming.js';
 
 const segmentsOf = (findings: readonly NamingFinding[]) => findings.map((finding) => finding.segment);

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, createStatusPolicy, defineEndpoint, endpoint, HttpError, json, text, type ApiRequest, type ErrorInfo } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, endpoint, HttpError, json, text, type ApiRequest, type ErrorInfo } from '../../src/index.js';
+import { defineEndpoint } from '../../src/engine.js';
 import { openApi } from '../../src/openapi/index.js';
 import { xml } from '../../src/formats/xml.js';
 import { createTestClient, createTestContext } from '../../src/testing.js';

@@ -1,5 +1,5 @@
 import type { ApiRequest, HeaderRecord } from '../../core/contract.js';
-import { METHODS } from '../../core/http.js';
+import { mergeVary, METHODS } from '../../core/http.js';
 import { remember } from '../../core/memo.js';
 import { checkOptions } from '../../core/options.js';
 import { single } from '../../core/request.js';
@@ -312,20 +312,4 @@ export function applyCors(target: Record<string, string>, grant: Record<string, 
   for (const name in target) if (name.startsWith('access-control-')) delete target[name];
   if (grant !== undefined) Object.assign(target, grant);
   target.vary = mergeVary(target.vary, varyNames);
-}
-
-/**
- * A `Vary` value with more names: each added once, whatever its case, after those already listed;
- * `*` stays `*`.
- *
- * @example
- * mergeVary('Accept', 'Origin'); // 'Accept, Origin'
- * mergeVary('accept, origin', 'Origin'); // 'accept, origin'
- */
-export function mergeVary(existing: string | undefined, names: string): string {
-  if (existing === undefined || existing.trim() === '') return names;
-  const listed = existing.split(',').map((name) => name.trim().toLowerCase());
-  if (listed.includes('*')) return existing;
-  const added = names.split(', ').filter((name) => !listed.includes(name.toLowerCase()));
-  return added.length === 0 ? existing : `${existing}, ${added.join(', ')}`;
 }

@@ -1,6 +1,6 @@
 import type { QueryRecord } from '../../core/contract.js';
 import type { InputIssue } from '../../core/errors.js';
-import { compileStructure } from '../projection/projection.js';
+import { compileStructure } from '../../core/projection.js';
 import type { StandardSchema } from '../../core/standard-schema.js';
 import { partValidator, toPointer, type PartResult } from '../../core/validation.js';
 
@@ -76,7 +76,7 @@ export interface Page<Item = unknown> {
   prev: string | null;
 }
 
-/** A list's conventions, read once from its collection. */
+/** A list's conventions, read once from its collection: what it asks of the `lists` convention. */
 export interface ListRules {
   page: { by: 'cursor' | 'offset'; limit: number; max: number; key: string } | undefined;
   sort: readonly string[] | undefined;
@@ -85,6 +85,22 @@ export interface ListRules {
   reserved: ReadonlySet<string>;
   /** Whether other query parameters go to a `query` schema; without one they are refused. */
   openQuery: boolean;
+}
+
+/**
+ * What a list handler receives besides the context: the page, the order and the filter a request
+ * asked for, each checked against what the collection declares.
+ *
+ * @example
+ * const list = (ctx: ListContext<'createdAt', { status: string }>) => db.orders.find(ctx.filter, ctx.sort, ctx.page);
+ */
+export interface ListContext<Sort extends string = string, Filter = Record<string, unknown>> {
+  /** The page asked for, when the collection pages its list. */
+  page: PageRequest;
+  /** The order asked for with `sort`, first field first; empty for the list's own order. */
+  sort: SortField<Sort>[];
+  /** The filter values asked for, each its schema's output, with the owner's scope on top. */
+  filter: Filter;
 }
 
 /** What a request asked of a list, parsed: what the handler receives, and what its links are built from. */

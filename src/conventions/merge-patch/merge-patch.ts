@@ -2,11 +2,10 @@
  * JSON Merge Patch (RFC 7396): a patch document applied to a target. An object patch changes the
  * members it names, `null` removes one; any other patch replaces the target whole.
  */
-import { compileWritable, type Projection } from '../projection/projection.js';
+import { compileWritable, type Projection } from '../../core/projection.js';
 import type { StandardSchema } from '../../core/standard-schema.js';
 
-/** The media type of a JSON merge patch document. */
-export const MERGE_PATCH_TYPE = 'application/merge-patch+json';
+export { MERGE_PATCH_TYPE } from '../../core/body.js';
 
 /**
  * The target with the patch applied, as RFC 7396 section 2 defines it. The target is not changed: the

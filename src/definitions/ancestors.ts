@@ -1,7 +1,7 @@
-import type { AnyContext, Guard, Principal, ResultFilter } from '../../core/endpoint.js';
-import { contextWith } from '../../core/context.js';
-import { FORBIDDEN_ITEM, ForbiddenError, MISSING_ITEM } from '../../core/errors.js';
-import { COLLECTION_OPERATIONS, type CollectionDefinition, type OwnedOperation, type OwnerRule, type OwnerScope } from '../../definitions/collection-definition.js';
+import type { AnyContext, Guard, Principal } from '../core/endpoint.js';
+import { contextWith } from '../core/context.js';
+import { FORBIDDEN_ITEM, MISSING_ITEM } from '../core/errors.js';
+import { COLLECTION_OPERATIONS, type CollectionDefinition, type OwnedOperation, type OwnerRule, type OwnerScope } from './collection-definition.js';
 
 /** A collection as its operations and children see it: its definition, what loads its item, and its owner. */
 export interface Level {
@@ -44,7 +44,13 @@ export function ruleFor(level: Level, operation: OwnedOperation): OwnerRule<any>
   return level.owner !== undefined && level.owner.on.has(operation) ? level.owner.rule : undefined;
 }
 
-function isOwnedBy(owns: OwnerRule<any>, item: unknown, principal: unknown): boolean {
+/**
+ * Whether a caller may have an item by an owner rule: never without a caller.
+ *
+ * @example
+ * isOwnedBy((order, principal) => order.userId === principal.id, order, ctx.principal);
+ */
+export function isOwnedBy(owns: OwnerRule<any>, item: unknown, principal: unknown): boolean {
   return principal !== undefined && owns(item, principal as Principal) === true;
 }
 
@@ -71,28 +77,5 @@ export function ancestorGuard(ancestors: readonly Level[]): Guard {
       // An ancestor's owner rule applies to its children when it guards read: whoever may see the item may reach below it.
       await loadAllowed(ancestor.loader, ruleFor(ancestor, 'read'), contextWith(ctx, { params: { ...ctx.params, id: ctx.params[ancestor.param] }, body: undefined }));
     }
-  };
-}
-
-/**
- * The safety net under a list handler that forgot to scope its query: other people's items are
- * dropped, from an array or from the `items` of an envelope (`{ items, total }`). A list of any other
- * shape cannot be checked, so it is never sent: a masked 500, reported.
- *
- * @example
- * filters.push(listFilter((order, principal) => order.userId === principal.id));
- */
-export function listFilter(owns: OwnerRule<any>): ResultFilter {
-  return (result, ctx, report) => {
-    if (result === undefined || result === null) return result;
-    const items = Array.isArray(result) ? result : (result as { items?: unknown }).items;
-    if (!Array.isArray(items)) {
-      throw new TypeError('A list of a collection with "owner" must return an array, or an envelope whose "items" is an array, so that other callers\' items can be dropped');
-    }
-    const visible = items.filter((item) => isOwnedBy(owns, item, ctx.principal));
-    if (visible.length !== items.length) {
-      report(new ForbiddenError(`A list handler returned ${items.length - visible.length} item(s) the caller may not see; they were dropped`));
-    }
-    return items === result ? visible : { ...(result as object), items: visible };
   };
 }

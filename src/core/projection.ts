@@ -3,7 +3,7 @@
  * for. The schema's JSON Schema is compiled once into a graph of nodes; each response then walks the
  * result along that graph.
  */
-import { jsonSchemaOf, type StandardResult, type StandardSchema } from '../../core/standard-schema.js';
+import { jsonSchemaOf, type StandardResult, type StandardSchema } from './standard-schema.js';
 
 /**
  * Keeps what a response schema declares of a result and drops the rest. Returns the result itself

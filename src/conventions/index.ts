@@ -1,0 +1,18 @@
+import type { Convention } from '../core/seam.js';
+import { conditional } from './conditional/index.js';
+import { cors } from './cors/index.js';
+import { lists } from './lists/index.js';
+import { mergePatchConvention } from './merge-patch/index.js';
+import { ownership } from './ownership/index.js';
+import { projection } from './projection/index.js';
+
+/**
+ * Every convention restcanon has, in the order their steps run within a phase: an owner's 403 comes
+ * before a precondition's 428 and 412, which come before a merge patch is applied.
+ *
+ * @example
+ * const createApi = apiWith(CONVENTIONS);
+ */
+export const CONVENTIONS: readonly Convention[] = [cors, lists, ownership, conditional, mergePatchConvention, projection];
+
+export { conditional, cors, lists, mergePatchConvention, ownership, projection };

@@ -1,0 +1,197 @@
+import { BODY_METHODS } from './http.js';
+import type { BodyRules } from './body.js';
+import { readsBody, type Endpoint } from './endpoint.js';
+import type { AnswerHook, Compiled, Step } from './exchange.js';
+import { joinPaths } from './path.js';
+import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
+import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
+import type { Settings } from './settings.js';
+import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
+import {
+  authenticateCaller,
+  authorization,
+  callHandler,
+  checkBodyHeaders,
+  guarded,
+  keepLoaded,
+  loading,
+  negotiateFormat,
+  readRequestBody,
+  refuseBody,
+  rejectInvalidInput,
+  requireBody,
+  validation,
+} from './steps.js';
+
+/**
+ * Building an endpoint, once, when its API is built: its body rules, its steps in their one order
+ * with what each convention adds at its phases, the outcomes they reach, and its serializer.
+ */
+
+/**
+ * Prepares an endpoint served at a template, with the conventions of its API.
+ *
+ * @example
+ * const compiled = compile(readUser, '/api/users/:id', settings, conventions);
+ */
+export function compile(endpoint: Endpoint, template: string, settings: Settings, conventions: readonly Convention[]): Compiled {
+  const where = `${endpoint.method} ${template}`;
+  const declared = endpoint.conventions ?? {};
+  const known = new Set(conventions.map((convention) => convention.name));
+  for (const name of Object.keys(declared)) {
+    if (!known.has(name)) throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; pass it in createApi({ use: [...] })`);
+  }
+  const parts: EndpointParts[] = [];
+  for (const convention of conventions) {
+    const added = convention.endpoint?.(endpoint, declared[convention.name], { template, settings, where });
+    if (added !== undefined) parts.push(added);
+  }
+  const bodyRules = bodyRulesOf(endpoint, settings);
+  const { steps, outcomes } = stepsOf(endpoint, template, bodyRules, settings, parts);
+  const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
+  return {
+    endpoint,
+    template,
+    itemTemplate,
+    bodyRules,
+    steps,
+    outcomes,
+    item: (OUTCOMES[endpoint.operation] as OutcomeRow).item === true,
+    choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
+    statuses: new Set(outcomes.map((outcome) => settings.policy.decide(outcome))),
+    undeclared: new Set(),
+    stringify: compileStringify(endpoint, settings),
+    answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
+    project: pipe(parts.flatMap((part) => (part.project === undefined ? [] : [part.project]))),
+  };
+}
+
+/** The limits and media types of the body an endpoint reads; undefined when it reads none. */
+function bodyRulesOf(endpoint: Endpoint, settings: Settings): BodyRules | undefined {
+  if (!BODY_METHODS.has(endpoint.method) || !readsBody(endpoint)) return undefined;
+  const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
+  const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
+  return {
+    limit: settings.bodyLimit,
+    maxDepth: settings.maxDepth,
+    consumes,
+    acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },
+  };
+}
+
+/** The steps of one endpoint, and every outcome they can reach. */
+interface Plan {
+  steps: Step[];
+  /** Each success and error the endpoint can answer, in the order of the outcome table. */
+  outcomes: Outcome[];
+}
+
+/**
+ * The steps of one endpoint, in order, chosen once from what it declares, what the API sets and
+ * what its conventions add at their phases, each with the outcomes it can end the request with. The
+ * caller is known before anything of the request is parsed beyond its path: an anonymous caller of a
+ * protected endpoint costs no work on `Accept`, `Content-Type` or the body.
+ */
+function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | undefined, settings: Settings, parts: readonly EndpointParts[]): Plan {
+  const steps: Step[] = [];
+  const reached = new Set<Outcome>();
+  const take = (step: Step, ...outcomes: (Outcome | false)[]): void => {
+    steps.push(step);
+    for (const outcome of outcomes) if (outcome !== false) reached.add(outcome);
+  };
+  const phase = (name: Phase): void => {
+    for (const part of parts) {
+      for (const added of part.steps ?? []) if (added.phase === name) take(added.run, ...(added.outcomes ?? []));
+    }
+  };
+  for (const part of parts) {
+    for (const added of part.steps ?? []) {
+      if (!PHASES.includes(added.phase)) throw new TypeError(`${endpoint.method} ${template}: a convention adds a step at "${String(added.phase)}", which is no phase; use one of ${PHASES.join(', ')}`);
+    }
+  }
+  const bodySchema = readsBody(endpoint) && endpoint.body !== 'unvalidated' ? (endpoint.body as StandardSchema) : undefined;
+  // Routing decodes path params before any step: a malformed percent-escape is a 400.
+  if (template.includes(':')) reached.add('badRequest');
+  phase('request');
+  if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
+  take(negotiateFormat, settings.policy.unacceptable === 'reject' && 'notAcceptable');
+  if (bodyRules !== undefined) {
+    take(checkBodyHeaders, 'unsupportedMediaType', 'payloadTooLarge');
+    take(readRequestBody, 'badRequest', 'payloadTooLarge');
+  } else if (BODY_METHODS.has(endpoint.method) && endpoint.body !== 'ignored') take(refuseBody, 'badRequest');
+  const validating = steps.length;
+  if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
+  // A convention's own parameters (a list's page, sort and filter) are taken out before a query schema sees the rest.
+  phase('input');
+  if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
+  if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
+  if (bodySchema !== undefined) {
+    take(requireBody, 'badRequest');
+    take(validation('body', bodySchema, 'body'));
+  }
+  if (steps.length > validating) take(rejectInvalidInput, 'badRequest');
+  // The API's rule covers protected requests: a public endpoint answers every caller alike, signed in or not.
+  if (settings.authorize !== undefined && !endpoint.public) take(authorization(settings.authorize), 'forbidden');
+  for (const rule of endpoint.authorize) take(authorization(rule), 'forbidden');
+  // Guards load parents and check them: a missing one is a 404, someone else's a 403.
+  for (const guard of endpoint.guards) take(guarded(guard), 'forbidden', 'notFound');
+  phase('access');
+  const current = endpoint.current;
+  if (current !== undefined) {
+    // A missing item is a 404 before anything a convention checks of it.
+    take(loading(current), 'notFound');
+    phase('item');
+  }
+  phase('handler');
+  // An item named by its URL may be missing: a result of nothing is a 404.
+  const row: OutcomeRow = OUTCOMES[endpoint.operation];
+  take(current?.isHandler === true ? keepLoaded : callHandler, endpoint.operation, row.mayBeEmpty === true && 'empty', row.item === true && template.includes(':') && 'notFound', 'internalError');
+  // What the handler declares: the successes it may choose, the errors it throws.
+  for (const outcome of endpoint.outcomes ?? []) reached.add(outcome);
+  for (const outcome of Object.keys(endpoint.errors ?? {}) as Outcome[]) reached.add(outcome);
+  phase('result');
+  if (settings.timeout !== undefined) reached.add('timeout');
+  return { steps, outcomes: (Object.keys(OUTCOMES) as Outcome[]).filter((outcome) => reached.has(outcome)) };
+}
+
+/** The answer hooks of an endpoint as one, in the order of its conventions; undefined when there are none. */
+function chain(hooks: readonly AnswerHook[]): AnswerHook | undefined {
+  if (hooks.length <= 1) return hooks[0];
+  return (exchange, headers, body, status) => {
+    let shaped = body;
+    for (const hook of hooks) shaped = hook(exchange, headers, shaped, status);
+    return shaped;
+  };
+}
+
+function pipe(projections: readonly ((value: unknown) => unknown)[]): ((value: unknown) => unknown) | undefined {
+  if (projections.length <= 1) return projections[0];
+  return (value) => projections.reduce((shaped, project) => project(shaped), value);
+}
+
+/**
+ * The endpoint's JSON serializer from its response schema, when the API has a `serializerCompiler`
+ * and the schema a JSON Schema. A list's items are written one by one and joined: the compiler gets
+ * the item's own schema, where a reference to the root (a recursive item) still means the item.
+ */
+function compileStringify(endpoint: Endpoint, settings: Settings): Compiled['stringify'] {
+  const { response } = endpoint;
+  const compiler = settings.serializerCompiler;
+  if (response === undefined || compiler === undefined) return undefined;
+  const schema = jsonSchemaOf(response.schema, 'draft-07');
+  if (schema === undefined) return undefined;
+  let item: (value: unknown) => string;
+  try {
+    item = compiler(schema);
+  } catch (error) {
+    throw new TypeError(`createApi: serializerCompiler failed for ${endpoint.method} ${endpoint.path}: ${String((error as Error)?.message ?? error)}`, { cause: error });
+  }
+  // A list's result was checked to be an array by its projection, which always runs first.
+  if (!response.array) return item;
+  const list = (items: unknown[]): string => `[${items.map((entry) => item(entry)).join(',')}]`;
+  if (response.page !== true) return (items) => list(items as unknown[]);
+  return (value) => {
+    const page = value as { items: unknown[]; next: unknown; prev: unknown };
+    return `{"items":${list(page.items)},"next":${JSON.stringify(page.next)},"prev":${JSON.stringify(page.prev)}}`;
+  };
+}

@@ -1,0 +1,110 @@
+import type { ApiResponse, HeaderRecord } from './contract.js';
+import type { BodyRules } from './body.js';
+import type { AnyContext, Endpoint } from './endpoint.js';
+import type { IssueList } from './validation.js';
+import type { Outcome } from './outcomes.js';
+import type { Serializer } from '../formats/formats.js';
+import type { Settings } from './settings.js';
+import type { Timed } from './deadlines.js';
+
+/**
+ * The records a request's walk reads: its endpoint as built once, and the request on its way through
+ * that endpoint's steps. The engine's steps and every convention's read the same two shapes.
+ */
+
+/**
+ * Adds to a success answer before it is written: headers (a validator, `Link`), and the body it
+ * sends, which it returns (a page around a list's items). Runs once the status is decided.
+ *
+ * @example
+ * const stamp: AnswerHook = (exchange, headers, body) => { headers['x-served-by'] = 'api-1'; return body; };
+ */
+export type AnswerHook = (exchange: Exchange, headers: Record<string, string>, body: unknown, status: number) => unknown;
+
+/** An endpoint prepared once, when the API is built. */
+export interface Compiled {
+  endpoint: Endpoint;
+  template: string;
+  itemTemplate: string | undefined;
+  bodyRules: BodyRules | undefined;
+  steps: readonly Step[];
+  /** Every outcome the endpoint can answer: what its documentation lists. */
+  outcomes: readonly Outcome[];
+  /** Its operation acts on one item: a result of nothing is a missing item (the outcome table's `item`). */
+  item: boolean;
+  /** The success outcomes its handler may choose with `ctx.outcome`: its operation's and those it declares. */
+  choices: ReadonlySet<string>;
+  /** The statuses of its outcomes, as the policy gives them. */
+  statuses: ReadonlySet<number>;
+  /** The error statuses it answered without declaring them, each reported once. */
+  undeclared: Set<number>;
+  /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
+  stringify: ((value: unknown) => string) | undefined;
+  /** What its conventions add to a success answer, in order; undefined when none does. */
+  answer: AnswerHook | undefined;
+  /** Cuts a result down before any format writes it (what a response schema hides); undefined when nothing does. */
+  project: ((value: unknown) => unknown) | undefined;
+}
+
+/**
+ * One request on its way through its endpoint's steps: what the steps read, and what each leaves for
+ * the next. A plain object of one shape, so that every step reads it the same way.
+ */
+export interface Exchange extends Timed {
+  readonly compiled: Compiled;
+  readonly settings: Settings;
+  /** The request's headers as they came (a validated `ctx.headers` may be another object). */
+  readonly headers: HeaderRecord;
+  /** The params as the router matched them (a validated `ctx.params` may hold numbers). */
+  readonly rawParams: Record<string, string>;
+  readonly ctx: AnyContext;
+  /** The format of a successful answer, once `Accept` was negotiated. */
+  format: Serializer;
+  /** The body's media type, once its Content-Type passed the endpoint's `consumes`. */
+  mediaType: string | undefined;
+  /** Issues of every part validated so far, capped; a list only once there is one. */
+  issues: IssueList | undefined;
+  /** What the handler returned, after the steps that follow it. */
+  result: unknown;
+  /** The item the URL names, once loaded before the handler. */
+  item: unknown;
+  /** The request is answered: the steps left do not run. */
+  done: boolean;
+  /** The answer a step made itself (a 304), sent as it is once the request is done. */
+  response: ApiResponse | undefined;
+  /** What a convention keeps for the rest of one request (a list's page request), by its name; created on first use. */
+  notes: Record<string, unknown> | undefined;
+  /** Stops the reading of the body, set while it is being read: a request out of time lets go of it. */
+  stop: (() => void) | undefined;
+  /** Settles the request's promise, once a step had to wait; the first answer wins. */
+  resolve: ((response: ApiResponse) => void) | undefined;
+  /** When its time runs out, and its place in the line of running requests (`Timed`). */
+  dueAt: number;
+  older: Timed | undefined;
+  newer: Timed | undefined;
+}
+
+/**
+ * One step of a request. It returns nothing when it finished, and a promise only when it has to
+ * wait: a request whose every step is synchronous (a sync schema and handler, say) is answered
+ * without a single promise, while an async step costs one tick and no more.
+ */
+export type Step = (exchange: Exchange) => Promise<unknown> | undefined;
+
+/**
+ * Hands a step's value to `next`: at once when it is there, or once it settles, with the promise of
+ * that for the engine to wait on. `next` takes the exchange, so that a step that does not wait
+ * allocates no closure.
+ *
+ * @example
+ * const step: Step = (exchange) => settled(load(exchange.ctx), exchange, keepItem);
+ */
+export function settled<Value>(value: Value | PromiseLike<Value>, exchange: Exchange, next: (exchange: Exchange, value: Value) => void): Promise<void> | undefined {
+  if (isThenable(value)) return Promise.resolve(value).then((resolved) => next(exchange, resolved));
+  next(exchange, value as Value);
+  return undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

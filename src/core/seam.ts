@@ -1,0 +1,104 @@
+import type { Answer, ApiRequest } from './contract.js';
+import type { Endpoint } from './endpoint.js';
+import type { AnswerHook, Step } from './exchange.js';
+import type { Outcome } from './outcomes.js';
+import type { Settings } from './settings.js';
+
+/**
+ * The one seam of the engine: what a convention (CORS, conditional requests, lists, ...) adds to an
+ * API and to each endpoint, at fixed phases of a request's walk. Every part is composed once, when
+ * the API is built, into the endpoint's array of steps: a phase with nothing in it costs nothing per
+ * request, and the engine names no convention.
+ */
+
+/**
+ * Where a step runs in a request's walk, in this order among the engine's own steps:
+ * - `request`: before authentication, on every request of the endpoint;
+ * - `input`: among validation, after the path params and before the query: its issues join the one 400;
+ * - `access`: after authorization and the endpoint's guards;
+ * - `item`: after the item the URL names is loaded (only where the endpoint loads one);
+ * - `handler`: just before the handler;
+ * - `result`: after the handler, on its result.
+ */
+export type Phase = 'request' | 'input' | 'access' | 'item' | 'handler' | 'result';
+
+/** The phases in the order a request meets them. */
+export const PHASES: readonly Phase[] = ['request', 'input', 'access', 'item', 'handler', 'result'];
+
+/**
+ * A step a convention adds at a phase, with the outcomes it can end a request with (its documentation
+ * lists them).
+ *
+ * @example
+ * const part: PhaseStep = { phase: 'item', run: checkOwner, outcomes: ['forbidden'] };
+ */
+export interface PhaseStep {
+  readonly phase: Phase;
+  readonly run: Step;
+  readonly outcomes?: readonly Outcome[];
+}
+
+/**
+ * What a convention adds to one endpoint, from what the endpoint declares for it.
+ *
+ * @example
+ * const parts: EndpointParts = { steps: [{ phase: 'input', run: readList }], answer: addLink };
+ */
+export interface EndpointParts {
+  readonly steps?: readonly PhaseStep[] | undefined;
+  /** Adds headers to a success answer and may change its body (see {@link AnswerHook}). */
+  readonly answer?: AnswerHook | undefined;
+  /** Cuts a success body down before any format writes it; runs after the body was found writable. */
+  readonly project?: ((value: unknown) => unknown) | undefined;
+}
+
+/** What a convention knows of the endpoint it builds for. */
+export interface EndpointBuild {
+  /** The endpoint's full template, below the API's base path. */
+  readonly template: string;
+  readonly settings: Settings;
+  /** `METHOD /template`, for messages. */
+  readonly where: string;
+}
+
+/**
+ * How the API answers a request: what a convention's `wrap` receives and gives. `passUnmatched`
+ * answers undefined for a path no endpoint matches; `lowerCaseHeaders` says the header names are
+ * lower case already.
+ */
+export type Responder = (request: ApiRequest, passUnmatched: boolean, lowerCaseHeaders?: boolean) => Answer;
+
+/** What a convention may ask of the API it wraps. */
+export interface ApiBuild {
+  readonly settings: Settings;
+  /** The `Allow` value of the route a request's URL matches, or undefined: no route (or a URL that cannot be read). */
+  allowOf(url: string): string | undefined;
+  /** The template of the route a request's URL matches, such as `/api/users/:id`, or undefined. */
+  templateOf(url: string): string | undefined;
+}
+
+/**
+ * A module on the engine's seam: one convention, or what a user adds with `extension()`. It is given
+ * to `createApi({ use })` (restcanon's own come with `createApi`), and asked once per API and once per
+ * endpoint what it adds.
+ *
+ * @example
+ * const stamp: Convention = { name: 'stamp', endpoint: () => ({ answer: (_exchange, headers, body) => ((headers['x-api'] = '1'), body) }) };
+ */
+export interface Convention {
+  /**
+   * Its name: the key under which an endpoint declares what it asks of it (`endpoint.conventions`),
+   * and how messages name it. Names are unique within an API.
+   */
+  readonly name: string;
+  /** The options of `createApi` it reads, such as `cors`; any other option is still refused. */
+  readonly options?: readonly string[];
+  /** Once per API: checks its options (a mistake throws) and wraps the API's answer to every request. */
+  api?(options: Readonly<Record<string, unknown>>, build: ApiBuild): ((respond: Responder) => Responder) | undefined;
+  /**
+   * Once per endpoint: what it adds there, from what the endpoint declares for it
+   * (`endpoint.conventions[name]`, undefined where it declares nothing), or undefined where it adds
+   * nothing. A mistake in the declaration throws, naming the endpoint.
+   */
+  endpoint?(endpoint: Endpoint, declared: unknown, build: EndpointBuild): EndpointParts | undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * `restcanon/engine`: the engine and its parts, for an API that bundles only the conventions it
+ * uses, for modules of your own on the engine's seam, and for the tables and checks `createApi`
+ * is built from.
+ */
+import { apiWith, handlerWith } from './core/api.js';
+
+/**
+ * Builds an API with no convention but those in `use`: what it does not use, it does not bundle. An
+ * endpoint that asks for a convention the API does not have (a collection's `page`, `etag` or
+ * `owner`, any `response` schema) is refused when the API is built, with the convention to add.
+ *
+ * @example
+ * import { createApi, lists, projection } from 'restcanon/engine';
+ * const api = createApi({ resources: [users], use: [lists, projection] });
+ */
+export const createApi = apiWith([]);
+
+/**
+ * `createEndpointHandler` with no convention but those in `use`.
+ *
+ * @example
+ * const handler = createEndpointHandler(readDocument, { use: [conditional] });
+ */
+export const createEndpointHandler = handlerWith([]);
+
+export { CONVENTIONS, conditional, cors, lists, mergePatchConvention as mergePatch, ownership, projection } from './conventions/index.js';
+export type { ApiBuild, Convention, EndpointBuild, EndpointParts, Phase, PhaseStep, Responder } from './core/seam.js';
+export type { AnswerHook, Compiled, Exchange, Step } from './core/exchange.js';
+export { PHASES } from './core/seam.js';
+export type { CreateApi, CreateEndpointHandler } from './core/api.js';
+export { defineEndpoint } from './definitions/endpoint-checks.js';
+export { createRouter, type Router, type Route, type RouteMatch } from './core/router.js';
+export { METHODS, STATUS_TEXT, statusText, isEmptyBodyStatus } from './core/http.js';
+export { MEANINGS, DEFAULT_STATUSES, SUCCESS_OUTCOMES, ERROR_OUTCOMES } from './core/outcomes.js';
+export { lintPath, lintPaths } from './naming/naming.js';
