@@ -4,12 +4,10 @@
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
 import { DRAIN_LIMIT, unreadBodyFate } from '../core/body.js';
-import type { Api, RespondOptions } from '../core/api.js';
+import type { Api } from '../core/api.js';
 import { targetBelow } from '../core/request.js';
+import { LOWER_CASE_HEADERS } from './respond-options.js';
 import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
-
-/** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
-const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
 
 /**
  * Serves an API as a Fetch handler. The request body goes to the API as a stream, read with the
@@ -34,6 +32,7 @@ const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies Respond
 export function toFetch(api: Api): (request: Request, host?: unknown) => Promise<Response> {
   return async (request, host) => {
     const apiRequest = fromFetchRequest(request);
+    // A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are.
     const answer = api.respond(apiRequest, LOWER_CASE_HEADERS);
     // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
     const response = answer instanceof Promise ? await answer : answer;
