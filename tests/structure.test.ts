@@ -1,11 +1,13 @@
 /**
  * The shape of src/: no module imports, through any chain, a module that imports it back (type
  * imports count too: a cycle of types is still two files that cannot be read one after the other);
- * the engine (src/core/) names no convention and no definition; no file outgrows one sitting.
+ * the engine (src/core/) names no convention and no definition; each adapter stays a translation,
+ * small enough to read at once; no file outgrows one sitting.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { entries } from '../tsup.config.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
 
@@ -107,5 +109,25 @@ describe('the size of each file of src/', () => {
       .map((file) => [relative(SRC, file), readFileSync(file, 'utf8').split('\n').length] as const)
       .filter(([, lines]) => lines > 500);
     expect(long).toEqual([]);
+  });
+});
+
+/**
+ * The most lines an adapter (a public entry in src/adapters/) may have: it translates the framework's
+ * request into an ApiRequest and the ApiResponse back. What it would add beyond that (a decision, or
+ * code another adapter needs too) belongs in a shared module of src/adapters/ or in src/core/.
+ */
+const ADAPTER_LINES = 200;
+
+describe('the adapters', () => {
+  const adapters = Object.values(entries).filter((entry) => entry.startsWith('src/adapters/'));
+
+  it('are the public entries of src/adapters/', () => {
+    expect(adapters.sort()).toEqual(['src/adapters/express.ts', 'src/adapters/fastify.ts', 'src/adapters/fetch.ts', 'src/adapters/node.ts']);
+  });
+
+  it.each(adapters)(`%s has at most ${ADAPTER_LINES} lines: it only translates`, (adapter) => {
+    const lines = readFileSync(join(SRC, '..', adapter), 'utf8').split('\n').length - 1;
+    expect(lines, `${adapter} has ${lines} lines; move what is not translation into a shared module of src/adapters/ or src/core/`).toBeLessThanOrEqual(ADAPTER_LINES);
   });
 });

@@ -3,15 +3,18 @@
  * structural (Express 4 and 5 type their requests differently), so nothing is imported from express.
  */
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Endpoint } from '../core/endpoint.js';
-import { CACHE_HEADERS, dateSeconds, evaluate } from '../conventions/conditional/conditions.js';
-import { PayloadTooLargeError } from '../core/errors.js';
+import { isValidatable, notModifiedAnswer } from './not-modified.js';
 import { checkOptions } from '../core/options.js';
-import { parseTarget, targetBelow } from '../core/request.js';
 import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
 import { createEndpointHandler } from '../preset.js';
-import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
+import { bodyAfterFailure, parsedByHost, type ParsedRequest } from './host-body.js';
+import { answersHostError, bodyParserFailure } from './host-errors.js';
+import { mountPathAbove, targetBelowMount } from './mount.js';
+import { fromNodeRequest } from './node.js';
+import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
+import { sendNodeResponse } from './wire.js';
 
 /**
  * The parts of an Express request that restcanon reads, common to Express 4 and 5.
@@ -19,11 +22,9 @@ import { fromNodeRequest, readNodeBody, sendNodeResponse } from './node.js';
  * @example
  * const isParsed = (req: ExpressRequest) => req._body === true;
  */
-export interface ExpressRequest extends IncomingMessage {
+export interface ExpressRequest extends ParsedRequest {
   /** What a body parser such as `express.json()` made of the body. */
   body?: unknown;
-  /** Set by Express 4's body parsers once they have read the body. */
-  _body?: boolean;
   /** The mount path Express took off `req.url` (`/v1` for `app.use('/v1', ...)`). */
   baseUrl?: string;
   /** The target as it was sent, before any mount path was taken off it. */
@@ -79,10 +80,6 @@ export interface ExpressOptions {
   fallthrough?: boolean;
 }
 
-/** Node gives header names in lower case. */
-const ANSWER = { lowerCaseHeaders: true } as const satisfies RespondOptions;
-const PASS_ON = { unmatched: 'pass', lowerCaseHeaders: true } as const satisfies RespondOptions;
-
 const EXPRESS_OPTIONS = ['fallthrough'];
 
 /**
@@ -118,72 +115,17 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
   const fallthrough = options.fallthrough ?? true;
   const basePath = api.basePath;
   const middleware: ExpressMiddleware = (req, res, next) => {
-    const answer = api.respond(fromExpressRequest(req, basePath), fallthrough ? PASS_ON : ANSWER);
-    if (answer instanceof Promise) answer.then((response) => sendOrNext(req, res, next, response), next);
-    else sendOrNext(req, res, next, answer);
+    respondThrough(api, fromExpressRequest(req, basePath), fallthrough ? PASS_ON : LOWER_CASE_HEADERS, req, res, next);
   };
   const onParserError: ExpressErrorMiddleware = (error, req, res, next) => {
     const type = bodyParserFailure(error);
     if (type === undefined) return next(error);
     const request = fromExpressRequest(req, basePath);
-    if (fallthrough && !api.matches(request.url)) return next(error);
-    request.body = bodyAfter(req, type, (error as { body?: unknown }).body);
-    const answer = api.respond(request, ANSWER);
-    if (answer instanceof Promise) answer.then((response) => sendOrNext(req, res, next, response), next);
-    else sendOrNext(req, res, next, answer);
+    if (!answersHostError(api, fallthrough, request.url)) return next(error);
+    request.body = bodyAfterFailure(req, type, (error as { body?: unknown }).body);
+    respondThrough(api, request, LOWER_CASE_HEADERS, req, res, next);
   };
   return [middleware, onParserError];
-}
-
-/**
- * The failures of body-parser (`express.json()`, `express.text()`, ...) that come from the request,
- * by their `type`. The API answers each as if it had read the body itself.
- */
-const BODY_PARSER_FAILURES: ReadonlySet<string> = new Set([
-  'entity.parse.failed',
-  'parameters.too.many',
-  'entity.too.large',
-  'encoding.unsupported',
-  'charset.unsupported',
-  'request.aborted',
-  'request.size.invalid',
-  'entity.verify.failed',
-]);
-
-/** Failures whose error keeps the body's text, which the API then parses itself. */
-const TEXT_KEPT: ReadonlySet<string> = new Set(['entity.parse.failed', 'parameters.too.many']);
-
-function bodyParserFailure(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { type, code, status } = error as { type?: unknown; code?: unknown; status?: unknown };
-  if (typeof type === 'string') return BODY_PARSER_FAILURES.has(type) ? type : undefined;
-  // A compressed body that does not inflate: body-parser passes zlib's error on as a 400 with no type.
-  return status === 400 && typeof code === 'string' && ZLIB_CODE.test(code) ? 'content.decoding' : undefined;
-}
-
-/** The codes of zlib's errors (`Z_DATA_ERROR`, `Z_BUF_ERROR`) and of Brotli's (`ERR__ERROR_FORMAT_PADDING_1`). */
-const ZLIB_CODE = /^(?:Z_|ERR__ERROR_FORMAT|ERR_BROTLI)/;
-
-/**
- * The body the API reads after a parser failed: the text the parser could not parse; the stream
- * itself when the parser refused the request before reading it (charset, encoding); otherwise a body
- * whose reading fails, as the parser's reading did. A body a `verify` function refused is never
- * handed on as readable.
- */
-function bodyAfter(req: ExpressRequest, type: string, text: unknown): unknown {
-  if (TEXT_KEPT.has(type) && typeof text === 'string') return text;
-  if (!req.readableDidRead && !req.readableEnded) return readNodeBody(req);
-  return new UnreadableBody(type === 'entity.too.large');
-}
-
-/** A body the host's parser failed to read: reading it throws as that reading did. */
-class UnreadableBody implements AsyncIterable<Uint8Array> {
-  constructor(private readonly tooLarge: boolean) {}
-
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    const failure = this.tooLarge ? new PayloadTooLargeError('The body is larger than the server accepts') : new Error('The host could not read the body');
-    return { next: () => Promise.reject(failure) };
-  }
 }
 
 /**
@@ -197,6 +139,13 @@ export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptio
   return (req, res, next) => {
     handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendOrNext(req, res, next, response), next);
   };
+}
+
+/** The API's answer to an Express request, sent once it is there: a rejection goes to the app's error handlers. */
+function respondThrough(api: Api, request: ApiRequest, options: RespondOptions, req: ExpressRequest, res: ServerResponse, next: ExpressNext): void {
+  const answer = api.respond(request, options);
+  if (answer instanceof Promise) answer.then((response) => sendOrNext(req, res, next, response), next);
+  else sendOrNext(req, res, next, answer);
 }
 
 /**
@@ -223,81 +172,23 @@ type ExpressEtag = (body: string | Uint8Array, encoding?: string) => string | un
  * every other Express route gives.
  */
 function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response: ApiResponse): void {
-  if (req.method === 'GET' && response.status >= 200 && response.status < 300 && response.payload !== undefined) {
-    const etagOf = (req as { app?: { get?: (name: string) => unknown } }).app?.get?.('etag fn') as ExpressEtag | undefined;
-    if (response.headers.etag === undefined && typeof etagOf === 'function') {
-      const etag = etagOf(response.payload, 'utf8');
-      if (etag !== undefined) response.headers.etag = etag;
-    }
-    if (isFresh(req, response)) {
-      // What RFC 9110 section 15.4.5 asks of a 304, and the CORS grant, without which a page cannot read it.
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) if (name === 'etag' || CACHE_HEADERS.includes(name) || name.startsWith('access-control-')) headers[name] = value;
-      if (headers.etag === undefined && response.headers['last-modified'] !== undefined) headers['last-modified'] = response.headers['last-modified'];
-      return sendNodeResponse(res, { status: 304, headers, body: undefined, payload: undefined });
-    }
-  }
-  sendNodeResponse(res, response);
-}
-
-/** Whether a GET's copy is current (RFC 9110 section 13.2.2, steps 3 and 4), as the answer's validators say. */
-function isFresh(req: ExpressRequest, response: ApiResponse): boolean {
-  const { etag, 'last-modified': lastModified } = response.headers;
-  if (etag === undefined && lastModified === undefined) return false;
-  const current = { etag, lastModified, seconds: dateSeconds(lastModified) };
-  const conditions = { 'if-none-match': req.headers['if-none-match'], 'if-modified-since': req.headers['if-modified-since'] };
-  return evaluate('GET', conditions, current) === 'notModified';
+  if (!isValidatable(req.method, response)) return sendNodeResponse(res, response);
+  const etagOf = (req as { app?: { get?: (name: string) => unknown } }).app?.get?.('etag fn') as ExpressEtag | undefined;
+  const etag = response.headers.etag === undefined && typeof etagOf === 'function' ? etagOf(response.payload, 'utf8') : undefined;
+  if (etag !== undefined) response.headers.etag = etag;
+  sendNodeResponse(res, notModifiedAnswer(req.headers, response) ?? response);
 }
 
 /**
  * The `ApiRequest` of an Express request: its target below the mount path, and the mount path as
- * `baseUrl`. With a `basePath`, a mount path that ends with it is the base path written twice: the
- * base path moves from the mount path to the target, so that the API routes it once.
+ * `baseUrl` (both as {@link targetBelowMount} and {@link mountPathAbove} say, with the API's
+ * `basePath`). The stream, or the body a parser already read from it.
  */
 function fromExpressRequest(req: ExpressRequest, basePath = '/'): ApiRequest {
-  const url = urlBelowMount(req);
-  const baseUrl = req.baseUrl;
-  const twice = basePath !== '/' && baseUrl !== undefined && baseUrl.endsWith(basePath);
-  const request = fromNodeRequest(req, twice ? withBasePath(url, basePath) : url);
-  request.baseUrl = twice ? baseUrl.slice(0, baseUrl.length - basePath.length) : baseUrl;
-  // Express 4's parsers mark `_body`, Express 5's leave the stream ended: the stream is spent, so the
-  // parsed body stands in for it. A request that carried no body keeps none, whatever a parser made of it.
-  if ((req._body === true || req.readableEnded) && hasBody(req.headers)) request.body = req.body;
+  const request = fromNodeRequest(req, targetBelowMount(req.url ?? '/', req.originalUrl, req.baseUrl, basePath));
+  request.baseUrl = mountPathAbove(req.baseUrl, basePath);
+  if (parsedByHost(req)) request.body = req.body;
   return request;
-}
-
-/**
- * `req.url`, with the slash put back that Express 4 takes along with a mount path when an empty
- * segment follows it: `/v1//admin/stats` reaches `app.use('/v1', ...)` as `/admin/stats`, which a
- * guard on `/v1/admin` never saw. The API gets `//admin/stats`, as it was sent, and routes nothing.
- */
-function urlBelowMount(req: ExpressRequest): string {
-  const url = req.url ?? '/';
-  const original = req.originalUrl;
-  if (original === undefined || original === url || !original.includes('//')) return url;
-  const sent = parseTarget(original)?.path;
-  const path = parseTarget(url)?.path;
-  if (sent === undefined || path === undefined || !sent.includes('//') || path.includes('//') || !path.startsWith('/')) return url;
-  return `/${targetBelow(url, '')!}`;
-}
-
-/**
- * A target with the base path in front of its path: `/users?page=2` → `/api/users?page=2`, `/` →
- * `/api`. An absolute-form target loses its origin; a target without a path is left as it is.
- */
-function withBasePath(url: string, basePath: string): string {
-  const target = parseTarget(url);
-  if (target === undefined || target.path === '') return url;
-  // The root below the mount is the base path itself, without a trailing slash.
-  const path = target.path === '/' ? basePath : basePath + target.path;
-  return target.search === '' ? path : `${path}?${target.search}`;
-}
-
-/** Whether the request's framing announces a body (RFC 9112 §6.3): chunked, or a length above 0. */
-function hasBody(headers: IncomingMessage['headers']): boolean {
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  return length !== undefined && length !== '0';
 }
 
 function paramsOf(req: ExpressRequest): Record<string, string> {

@@ -1,96 +1,33 @@
 /**
- * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types are structural, so
- * nothing is imported from fastify, not even a type.
+ * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types (fastify-types.ts)
+ * are structural, so nothing is imported from fastify, not even a type.
  */
-import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
+import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
-import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
+import type { Api, EndpointHandlerOptions } from '../core/api.js';
 import { createEndpointHandler } from '../preset.js';
 import { METHODS } from '../core/http.js';
 import { checkOptions } from '../core/options.js';
-import { targetBelow, withoutTrailingSlashes } from '../core/request.js';
-import { fromNodeRequest, readNodeBody, type NodeRequest } from './node.js';
-import { settleUnreadBody, type FinishingResponse } from './unread-body.js';
+import { targetBelow } from '../core/request.js';
+import type { FastifyErrorLike, FastifyHandler, FastifyOptions, FastifyPlugin, FastifyReplyLike, FastifyRequestLike, FrameworkErrorsHandler, FrameworkErrorsOptions } from './fastify-types.js';
+import { answersHostError, fastifyBodyError, fastifyUrlError } from './host-errors.js';
+import { checkPrefix, normalizePrefix, targetBelowPrefix } from './mount.js';
+import { fromNodeRequest, readNodeBody } from './node.js';
+import type { NodeRequest } from './node-types.js';
+import { ANY_HEADERS, LOWER_CASE_HEADERS } from './respond-options.js';
+import { settleUnreadBody } from './unread-body.js';
 
-/**
- * The parts of a Fastify request that restcanon reads.
- *
- * @example
- * const path = (request: FastifyRequestLike) => request.url;
- */
-export interface FastifyRequestLike {
-  method: string;
-  url: string;
-  headers: HeaderRecord;
-  body?: unknown;
-  params?: unknown;
-  raw: NodeRequest;
-}
-
-/**
- * The parts of a Fastify reply that restcanon writes.
- *
- * @example
- * const empty = (reply: FastifyReplyLike) => reply.code(204).send();
- */
-export interface FastifyReplyLike {
-  /** Node's response, whose `finish` tells when an answer that closes the connection is written. */
-  readonly raw?: FinishingResponse | undefined;
-  code(status: number): FastifyReplyLike;
-  header(name: string, value: string): FastifyReplyLike;
-  type(contentType: string): FastifyReplyLike;
-  send(payload?: unknown): FastifyReplyLike;
-}
-
-/**
- * A Fastify route handler.
- *
- * @example
- * app.get('/users/:id', handler satisfies FastifyHandler);
- */
-export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => void | Promise<void>;
-
-/**
- * The parts of a Fastify instance that the plugin uses.
- *
- * @example
- * const plugin = async (instance: FastifyInstanceLike) => { instance.route({ ... }); };
- */
-export interface FastifyInstanceLike {
-  readonly prefix: string;
-  /** Every method the server routes (TRACE and QUERY besides the seven of the API, and any added with `addHttpMethod`). */
-  readonly supportedMethods?: readonly string[];
-  /** The options the server was built with: whether its router ignores a trailing slash. */
-  readonly initialConfig?: { readonly ignoreTrailingSlash?: boolean; readonly routerOptions?: { readonly ignoreTrailingSlash?: boolean } };
-  removeAllContentTypeParsers(): unknown;
-  addContentTypeParser(type: string, parser: (request: FastifyRequestLike, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): unknown;
-  route(options: { method: string[]; url: string; handler: FastifyHandler }): unknown;
-  setNotFoundHandler(handler: FastifyHandler): unknown;
-  setErrorHandler(handler: (error: { code?: string }, request: FastifyRequestLike, reply: FastifyReplyLike) => unknown): unknown;
-}
-
-/**
- * A Fastify plugin, as `fastify.register` takes it.
- *
- * @example
- * await app.register(plugin satisfies FastifyPlugin);
- */
-export type FastifyPlugin = (instance: FastifyInstanceLike, options: object) => Promise<void>;
-
-/**
- * Options of {@link toFastify}.
- *
- * @example
- * await app.register(toFastify(api, { fallthrough: false } satisfies FastifyOptions), { prefix: '/v1' });
- */
-export interface FastifyOptions {
-  /**
-   * Whether a request for a path the API does not know gets the host's 404 (the default), or the
-   * API's 404 problem: the plugin then sets the not-found handler for its prefix, which without a
-   * prefix is the whole application's.
-   */
-  fallthrough?: boolean;
-}
+export type {
+  FastifyErrorLike,
+  FastifyHandler,
+  FastifyInstanceLike,
+  FastifyOptions,
+  FastifyPlugin,
+  FastifyReplyLike,
+  FastifyRequestLike,
+  FrameworkErrorsHandler,
+  FrameworkErrorsOptions,
+} from './fastify-types.js';
 
 const FASTIFY_OPTIONS = ['fallthrough'];
 
@@ -123,13 +60,13 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
     const prefix = instance.prefix;
     const below = normalizePrefix(prefix);
     checkPrefix(below, api.basePath);
-    const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, targetBelow(request.url, below) ?? ELSEWHERE, prefix);
+    const answer: FastifyHandler = (request, reply) => respondThrough(api, request, reply, targetBelowPrefix(request.url, below), prefix);
     instance.removeAllContentTypeParsers();
     instance.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     // Fastify refuses a Content-Type it cannot parse, and a QUERY without one, before any parser
     // runs; the API decides instead.
     instance.setErrorHandler((error, request, reply) => {
-      if (error.code === undefined || !API_DECIDES.has(error.code)) throw error;
+      if (!fastifyBodyError(error.code)) throw error;
       return answer(request, reply);
     });
     // The API serves `/admin/stats/` as `/admin/stats`. Without routes of their own such paths would
@@ -148,65 +85,7 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
   return plugin;
 }
 
-/**
- * Throws when the plugin's prefix ends with the API's base path: both would come in front of every
- * path, and a request for the URL that was meant would find nothing.
- */
-function checkPrefix(prefix: string, basePath: string): void {
-  if (basePath === '/' || !prefix.endsWith(basePath)) return;
-  const rest = prefix.slice(0, prefix.length - basePath.length);
-  const shorter = rest === '' ? 'register(toFastify(api)) without a prefix' : `register(toFastify(api), { prefix: '${rest}' })`;
-  throw new TypeError(
-    `toFastify(): the prefix '${prefix}' ends with the API's basePath '${basePath}', so every path would be served at ${prefix}${basePath}/...; drop one of them: ${shorter}, or createApi() without basePath: '${basePath}'`,
-  );
-}
-
-/** Node's own header names are lower case; headers a hook set on the request (`request.headers = ...`) may not be. */
-const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
-const ANY_HEADERS = {} as const satisfies RespondOptions;
-
-/** Errors Fastify raises about a request's body before any parser runs, which the API answers itself. */
-const API_DECIDES: ReadonlySet<string> = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE']);
-
-/**
- * The parts of an error that Fastify hands its `frameworkErrors` option.
- *
- * @example
- * const isBadUrl = (error: FastifyErrorLike) => error.code === 'FST_ERR_BAD_URL';
- */
-export interface FastifyErrorLike {
-  code?: string;
-  message: string;
-}
-
-/**
- * A function for Fastify's `frameworkErrors` option: it answers the errors Fastify raises before any
- * route or plugin runs.
- *
- * @example
- * Fastify({ frameworkErrors: ((error, request, reply) => reply.send(error)) satisfies FrameworkErrorsHandler });
- */
-export type FrameworkErrorsHandler = (error: FastifyErrorLike, request: FastifyRequestLike, reply: FastifyReplyLike) => void;
-
-/**
- * Options of {@link frameworkErrorsOf}.
- *
- * @example
- * Fastify({ frameworkErrors: frameworkErrorsOf(api, { prefix: '/v1' } satisfies FrameworkErrorsOptions) });
- */
-export interface FrameworkErrorsOptions {
-  /** The prefix the plugin is registered with (`app.register(toFastify(api), { prefix: '/v1' })`). */
-  prefix?: string;
-  /** As for {@link toFastify}: `false` when the API answers every path below the prefix, not only its own. */
-  fallthrough?: boolean;
-  /** Answers the errors the API does not. Without it they get Fastify's own answer (`reply.send(error)`). */
-  fallback?: FrameworkErrorsHandler;
-}
-
 const FRAMEWORK_ERRORS_OPTIONS = ['prefix', 'fallthrough', 'fallback'];
-
-/** Errors Fastify raises about a URL before routing it (a malformed percent-escape, a param over `maxParamLength`), which the API answers itself. */
-const URL_ERRORS: ReadonlySet<string> = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
 
 /**
  * Fastify's `frameworkErrors` option for a server that serves an API with {@link toFastify}. Fastify
@@ -226,8 +105,8 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
   const fallthrough = options.fallthrough ?? true;
   const fallback = options.fallback ?? sendFrameworkError;
   return (error, request, reply) => {
-    const url = error.code !== undefined && URL_ERRORS.has(error.code) ? targetBelow(request.url, prefix) : undefined;
-    if (url === undefined || (fallthrough && !api.matches(url))) return fallback(error, request, reply);
+    const url = fastifyUrlError(error.code) ? targetBelow(request.url, prefix) : undefined;
+    if (url === undefined || !answersHostError(api, fallthrough, url)) return fallback(error, request, reply);
     void respondThrough(api, request, reply, url, prefix);
   };
 }
@@ -250,12 +129,6 @@ function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLik
   reply.send(error);
 }
 
-/** A prefix as Fastify keeps it: a leading `/`, no trailing one, and `''` for none. */
-function normalizePrefix(prefix: string): string {
-  const trimmed = withoutTrailingSlashes(prefix);
-  return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
 /**
  * Runs one endpoint as a Fastify route handler, with `request.params` from the Fastify route. The
  * body is what Fastify's parsers made of it (Fastify answers a body they reject).
@@ -269,13 +142,6 @@ export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptio
     sendFastifyReply(reply, await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
   };
 }
-
-/**
- * What the API gets for a request that Fastify routed below the plugin's prefix but whose path, as
- * sent, is not (`/%76%31/users` below `/v1`, or `/V1/users` with `caseSensitive: false`): the
- * asterisk-form, which names no path of the API, so that the API answers its 404.
- */
-const ELSEWHERE = '*';
 
 function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: string): ApiRequest {
   const raw = request.raw;

@@ -3,13 +3,11 @@
  * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
  */
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
-import { DRAIN_LIMIT, unreadBodyFate } from '../core/body.js';
-import type { Api, RespondOptions } from '../core/api.js';
+import type { Api } from '../core/api.js';
 import { targetBelow } from '../core/request.js';
+import { FetchBody, settleFetchBody } from './fetch-body.js';
+import { LOWER_CASE_HEADERS } from './respond-options.js';
 import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
-
-/** A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are. */
-const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
 
 /**
  * Serves an API as a Fetch handler. The request body goes to the API as a stream, read with the
@@ -34,10 +32,11 @@ const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies Respond
 export function toFetch(api: Api): (request: Request, host?: unknown) => Promise<Response> {
   return async (request, host) => {
     const apiRequest = fromFetchRequest(request);
+    // A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are.
     const answer = api.respond(apiRequest, LOWER_CASE_HEADERS);
     // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
     const response = answer instanceof Promise ? await answer : answer;
-    const closes = isNodeHost(host) ? settleUnreadBody(host.incoming, host.outgoing) : settleBody(apiRequest.headers ?? {}, apiRequest.body);
+    const closes = isNodeHost(host) ? settleUnreadBody(host.incoming, host.outgoing) : settleFetchBody(apiRequest.headers ?? {}, apiRequest.body);
     return toFetchResponse(closes ? { ...response, headers: { ...response.headers, connection: 'close' } } : response);
   };
 }
@@ -80,39 +79,6 @@ export function fromFetchRequest(request: Request): ApiRequest {
 }
 
 /**
- * The body of a Fetch request as the API reads it, and how far it was read: `unread` until the API
- * asks for it, `read` once it was read to its end.
- */
-class FetchBody implements AsyncIterable<Uint8Array> {
-  state: 'unread' | 'reading' | 'read' = 'unread';
-
-  constructor(readonly request: Request) {}
-
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    this.state = 'reading';
-    return readFetchBody(this);
-  }
-}
-
-/**
- * Settles what the API left of a body its request announced, once the answer is there: a body it
- * never began to read is cancelled, so that the host does not read it for nothing (one it stopped
- * reading is already being read and dropped up to `DRAIN_LIMIT`). Returns whether the answer must
- * close the connection: for a declared `Content-Length` over the bound, and for a chunked GET or
- * HEAD, whose body no `Request` exposes.
- */
-function settleBody(headers: HeaderRecord, body: unknown): boolean {
-  if (body instanceof FetchBody && body.state === 'read') return false;
-  const fate = unreadBodyFate(headers);
-  if (fate === 'none') return false;
-  if (!(body instanceof FetchBody)) return fate === 'close' || headers['content-length'] === undefined;
-  if (body.state === 'unread' && !body.request.bodyUsed) body.request.body?.cancel().catch(ignore);
-  return fate === 'close';
-}
-
-function ignore(): void {}
-
-/**
  * A Fetch `Response` from an `ApiResponse`: no body for HEAD and for the statuses that have none.
  *
  * @example
@@ -127,47 +93,4 @@ function bodyOf(payload: string | Uint8Array | undefined): BodyInit | null {
   const { buffer } = payload;
   // A view of a SharedArrayBuffer is no valid body; it is copied.
   return buffer instanceof ArrayBuffer ? new Uint8Array(buffer, payload.byteOffset, payload.byteLength) : payload.slice();
-}
-
-/**
- * Chunks of a body stream. A reader that stops early (413) does not cancel the stream at once: on
- * runtimes that bridge it to a socket a cancel may reset the connection before the answer is sent,
- * and a stream left half-read stalls the connection. The rest is read and dropped, up to a bound past
- * which the stream is cancelled after all.
- */
-async function* readFetchBody(owner: FetchBody): AsyncGenerator<Uint8Array> {
-  const body = owner.request.body;
-  if (body === null) {
-    owner.state = 'read';
-    return;
-  }
-  const reader = body.getReader();
-  let done = false;
-  try {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      yield chunk.value;
-    }
-    done = true;
-    owner.state = 'read';
-  } finally {
-    if (done) reader.releaseLock();
-    else void discard(reader);
-  }
-}
-
-/** Reads and drops the rest of a body up to `DRAIN_LIMIT`; past that it is cancelled. */
-async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  let drained = 0;
-  try {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) return;
-      drained += chunk.value.byteLength;
-      if (drained > DRAIN_LIMIT) return await reader.cancel();
-    }
-  } catch {
-    // The client went away; there is nothing left to drain.
-  }
 }

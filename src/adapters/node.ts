@@ -2,56 +2,19 @@
  * restcanon/node: serve an API from `node:http`, `node:https` or the `node:http2` compatibility API.
  * It only translates: the request into an `ApiRequest`, the `ApiResponse` back onto the wire.
  */
-import type { ApiRequest, ApiResponse, HeaderRecord } from '../core/contract.js';
+import type { ApiRequest } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
 import { checkOptions } from '../core/options.js';
-import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
+import type { Api, EndpointHandlerOptions } from '../core/api.js';
 import { createEndpointHandler } from '../preset.js';
-import { drainBody, settleUnreadBody, type ClosingSocket } from './unread-body.js';
+import type { NodeRequest, NodeResponse } from './node-types.js';
+import { withRepeatedHeaders } from './repeated-headers.js';
+import { LOWER_CASE_HEADERS } from './respond-options.js';
+import { drainBody } from './unread-body.js';
+import { sendNodeResponse, writeNodeResponse } from './wire.js';
 
-/**
- * The parts of a `node:http` `IncomingMessage` (or an `Http2ServerRequest`) that restcanon reads.
- *
- * @example
- * const pathOf = (req: NodeRequest) => req.url ?? '/';
- */
-export interface NodeRequest {
-  method?: string | undefined;
-  url?: string | undefined;
-  /** Header names in lower case, as `node:http` gives them: the adapter does not lower them again. */
-  headers: HeaderRecord;
-  /** Every header line as received, name then value: where a repeated header that `headers` keeps once is found. */
-  rawHeaders?: readonly string[] | undefined;
-  /** Whether the whole body has arrived. */
-  readonly complete: boolean;
-  /** 2 for HTTP/2, whose connection one request cannot close. */
-  readonly httpVersionMajor?: number | undefined;
-  /** The connection, kept half-open a moment after an answer that closes it. */
-  readonly socket?: ClosingSocket | null | undefined;
-  iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown>;
-  on(event: 'data', listener: (chunk: { length: number }) => void): unknown;
-  off(event: 'data', listener: (chunk: { length: number }) => void): unknown;
-  destroy(): unknown;
-}
-
-/**
- * The parts of a `node:http` `ServerResponse` (or an `Http2ServerResponse`) that restcanon writes.
- *
- * @example
- * const send = (res: NodeResponse) => res.writeHead(204, {}).end();
- */
-export interface NodeResponse {
-  readonly headersSent: boolean;
-  readonly writableEnded: boolean;
-  readonly destroyed: boolean;
-  /** The request answered, which `node:http` sets: the rest of a body the API left unread is settled through it. */
-  readonly req?: NodeRequest | undefined;
-  /** Node's `once`: the socket of an answer that closes the connection is kept half-open a moment after `finish`. */
-  once?(event: 'finish', listener: () => void): unknown;
-  writeHead(status: number, headers: Record<string, string>): unknown;
-  end(payload?: string | Uint8Array): unknown;
-  destroy(): unknown;
-}
+export type { NodeRequest, NodeResponse } from './node-types.js';
+export { sendNodeResponse } from './wire.js';
 
 /**
  * Options of {@link toNodeListener}.
@@ -65,9 +28,6 @@ export interface NodeListenerOptions<Req extends NodeRequest = NodeRequest, Res 
 }
 
 const NODE_LISTENER_OPTIONS = ['fallback'];
-
-/** `node:http` gives header names in lower case. */
-const LOWER_CASE_HEADERS = { lowerCaseHeaders: true } as const satisfies RespondOptions;
 
 /**
  * Turns an API into a request listener for `http.createServer`, `https.createServer` or
@@ -156,45 +116,6 @@ export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/'):
 }
 
 /**
- * The headers with every value of a repeated `Authorization` or `Content-Type`. Node keeps the first
- * of each and drops the others, so a server that reads the first and a proxy that reads the last
- * would act on different credentials or media types. The raw lines are only counted, without a
- * string made, and the headers are copied only when one of the two is repeated.
- */
-function withRepeatedHeaders(headers: HeaderRecord, rawHeaders: readonly string[] | undefined): HeaderRecord {
-  if (rawHeaders === undefined) return headers;
-  let authorizations = 0;
-  let contentTypes = 0;
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index]!;
-    if (isHeaderName(name, 'authorization')) authorizations++;
-    else if (isHeaderName(name, 'content-type')) contentTypes++;
-  }
-  if (authorizations < 2 && contentTypes < 2) return headers;
-  const copy = { ...headers };
-  if (authorizations > 1) copy.authorization = valuesOf(rawHeaders, 'authorization');
-  if (contentTypes > 1) copy['content-type'] = valuesOf(rawHeaders, 'content-type');
-  return copy;
-}
-
-/** Whether a raw header name is `lowerName` in any case. Setting bit 0x20 lower-cases a letter and leaves `-` as it is. */
-function isHeaderName(name: string, lowerName: string): boolean {
-  if (name.length !== lowerName.length) return false;
-  for (let index = 0; index < name.length; index++) {
-    if ((name.charCodeAt(index) | 0x20) !== lowerName.charCodeAt(index)) return false;
-  }
-  return true;
-}
-
-function valuesOf(rawHeaders: readonly string[], lowerName: string): string[] {
-  const values: string[] = [];
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (isHeaderName(rawHeaders[index]!, lowerName)) values.push(rawHeaders[index + 1]!);
-  }
-  return values;
-}
-
-/**
  * The body of a Node request as an async iterable that, unlike the stream's own iterator, does not
  * destroy the socket when the reader stops early: a 413 has to reach the client on that socket. The
  * rest of the body is drained instead, so that the client can finish sending and read the answer.
@@ -226,46 +147,4 @@ class NodeBody implements AsyncIterable<unknown> {
       },
     };
   }
-}
-
-/**
- * Writes an `ApiResponse` to a Node response, with its `Content-Length`. The rest of a body the API
- * did not read (an early 401, 415 or 413) is drained up to 64 MiB, or, for a declared `Content-Length`
- * over that, left unread behind an answer that closes the connection (`res.req` is the request).
- *
- * @example
- * sendNodeResponse(res, await api.handle(fromNodeRequest(req)));
- */
-export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void {
-  // Not `{ ...headers, 'content-length': n }`: in V8 a spread followed by a new key is slower than
-  // a copy and an assignment.
-  writeNodeResponse(res, response, response.payload === undefined ? response.headers : Object.assign({}, response.headers), res.req);
-}
-
-/**
- * {@link sendNodeResponse} with headers it may add `Content-Length` to. The listener passes the
- * response's own: the core builds every response it answers with a new headers object, and nobody
- * else sees that response. Before the answer goes out, the rest of the request's body is settled.
- */
-function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>, req: NodeRequest | undefined): void {
-  try {
-    if (res.headersSent || res.writableEnded || res.destroyed) return;
-    const { payload } = response;
-    if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
-    // A copy: without a payload, sendNodeResponse passes the caller's own headers.
-    if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
-    res.writeHead(response.status, headers);
-    res.end(payload);
-  } catch {
-    // What Node refuses to write must not become an uncaught exception (the listener's promise is
-    // nobody's) nor a socket left open: the connection is closed instead.
-    res.destroy();
-  }
-}
-
-/** An answer with this header ends the connection once it is written. */
-const CONNECTION_CLOSE = { connection: 'close' } as const;
-
-function byteLength(payload: string | Uint8Array): number {
-  return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;
 }

@@ -1,0 +1,55 @@
+/**
+ * An `ApiResponse` written to Node's response, as the node and Express adapters send it: its headers
+ * with `Content-Length`, its payload (none for HEAD and the statuses without a body, where the core
+ * leaves it out), and, before the answer goes out, the rest of a request body the API did not read
+ * settled, with `Connection: close` when it is left unread.
+ */
+import type { ApiResponse } from '../core/contract.js';
+import type { NodeRequest, NodeResponse } from './node-types.js';
+import { settleUnreadBody } from './unread-body.js';
+
+/**
+ * Writes an `ApiResponse` to a Node response, with its `Content-Length`. The rest of a body the API
+ * did not read (an early 401, 415 or 413) is drained up to 64 MiB, or, for a declared `Content-Length`
+ * over that, left unread behind an answer that closes the connection (`res.req` is the request).
+ *
+ * @example
+ * sendNodeResponse(res, await api.handle(fromNodeRequest(req)));
+ */
+export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void {
+  // Not `{ ...headers, 'content-length': n }`: in V8 a spread followed by a new key is slower than
+  // a copy and an assignment.
+  writeNodeResponse(res, response, response.payload === undefined ? response.headers : Object.assign({}, response.headers), res.req);
+}
+
+/**
+ * {@link sendNodeResponse} with headers it may add `Content-Length` to. The listener passes the
+ * response's own: the core builds every response it answers with a new headers object, and nobody
+ * else sees that response. Before the answer goes out, the rest of the request's body is settled.
+ *
+ * @example
+ * const response = await api.handle(fromNodeRequest(req));
+ * writeNodeResponse(res, response, response.headers, req);
+ */
+export function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>, req: NodeRequest | undefined): void {
+  try {
+    if (res.headersSent || res.writableEnded || res.destroyed) return;
+    const { payload } = response;
+    if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
+    // A copy: without a payload, sendNodeResponse passes the caller's own headers.
+    if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
+    res.writeHead(response.status, headers);
+    res.end(payload);
+  } catch {
+    // What Node refuses to write must not become an uncaught exception (the listener's promise is
+    // nobody's) nor a socket left open: the connection is closed instead.
+    res.destroy();
+  }
+}
+
+/** An answer with this header ends the connection once it is written. */
+const CONNECTION_CLOSE = { connection: 'close' } as const;
+
+function byteLength(payload: string | Uint8Array): number {
+  return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength;
+}
