@@ -80,7 +80,7 @@ function bodyRulesOf(endpoint: Endpoint, settings: Settings): BodyRules | undefi
 }
 
 /** The steps of one endpoint, and every outcome they can reach. */
-interface Plan {
+interface ChosenSteps {
   steps: Step[];
   /** Each success and error the endpoint can answer, in the order of the outcome table. */
   outcomes: Outcome[];
@@ -92,7 +92,7 @@ interface Plan {
  * caller is known before anything of the request is parsed beyond its path: an anonymous caller of a
  * protected endpoint costs no work on `Accept`, `Content-Type` or the body.
  */
-function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | undefined, settings: Settings, parts: readonly EndpointParts[]): Plan {
+function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | undefined, settings: Settings, parts: readonly EndpointParts[]): ChosenSteps {
   const steps: Step[] = [];
   const reached = new Set<Outcome>();
   const take = (step: Step, ...outcomes: (Outcome | false)[]): void => {

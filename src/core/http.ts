@@ -116,7 +116,13 @@ export function isEmptyBodyStatus(status: number): boolean {
   return status < 200 || status === 204 || status === 205 || status === 304;
 }
 
-const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
+/**
+ * An HTTP token (RFC 9110 section 5.6.2), the grammar of a header name.
+ *
+ * @example
+ * HEADER_NAME.test('X-Request-Id'); // true
+ */
+export const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
 
 /**
  * Throws unless a header name is an HTTP token and its value a string without a character no

@@ -1,5 +1,5 @@
 import type { ApiRequest, HeaderRecord } from '../../core/contract.js';
-import { mergeVary, METHODS } from '../../core/http.js';
+import { HEADER_NAME, mergeVary, METHODS } from '../../core/http.js';
 import { remember } from '../../core/memo.js';
 import { checkOptions } from '../../core/options.js';
 import { single } from '../../core/request.js';
@@ -85,9 +85,6 @@ const DEFAULT_ALLOW_HEADERS = ['accept', 'authorization', 'content-type', 'if-ma
 const DEFAULT_EXPOSE_HEADERS = ['ETag', 'Location', 'Link', 'Retry-After', 'WWW-Authenticate', 'Allow', 'Accept-Post', 'Accept-Patch'];
 
 const CORS_OPTIONS = ['origins', 'methods', 'allowHeaders', 'exposeHeaders', 'credentials', 'maxAge'];
-
-/** An HTTP token (RFC 9110 §5.1), the grammar of a header name. */
-const HEADER_NAME = /^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/;
 
 /**
  * An `Origin` value worth asking the application's function about: `null`, or an origin as a browser

@@ -162,17 +162,17 @@ export function listRules(
     if (typeof filter !== 'object' || filter === null) throw new TypeError(`${where}: "filter" must map each field a request may filter by to its schema, such as { status: z.enum(['open', 'paid']) }`);
     for (const [name, schema] of Object.entries(filter)) {
       if (!isSchema(schema)) throw new TypeError(`${where}: the "filter" of "${name}" must be a Standard Schema, such as z.enum(['open', 'paid'])`);
-      if (RESERVED.includes(name)) throw new TypeError(`${where}: "${name}" cannot be a filter: the query's "${name}" is the list's own`);
+      if ((LIST_PARAMETERS as readonly string[]).includes(name)) throw new TypeError(`${where}: "${name}" cannot be a filter: the query's "${name}" is the list's own`);
     }
   }
-  const reserved = new Set<string>();
-  if (rules !== undefined) for (const name of rules.by === 'cursor' ? ['limit', 'cursor'] : ['limit', 'offset']) reserved.add(name);
-  if (sort !== undefined) reserved.add('sort');
-  for (const name of Object.keys(filter ?? {})) reserved.add(name);
+  // The list's own parameters that this list uses, and its filter fields.
+  const used = LIST_PARAMETERS.filter((name) => (name === 'sort' ? sort !== undefined : rules !== undefined && (name === 'limit' || name === rules.by)));
+  const reserved = new Set<string>([...used, ...Object.keys(filter ?? {})]);
   return { page: rules, sort, filter, reserved, openQuery };
 }
 
-const RESERVED = ['limit', 'cursor', 'offset', 'sort'];
+/** The query parameters a list may take for itself: none of them can be a filter field. */
+const LIST_PARAMETERS = ['limit', 'cursor', 'offset', 'sort'] as const;
 
 /**
  * Throws a `TypeError` when a list sorts by a field its item schema does not send, or pages by
