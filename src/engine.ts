@@ -14,7 +14,7 @@ import { apiWith, handlerWith } from './core/api.js';
  * import { createApi, lists, projection } from 'restcanon/engine';
  * const api = createApi({ resources: [users], use: [lists, projection] });
  */
-export const createApi = apiWith([]);
+export const createApi = /* @__PURE__ */ apiWith([]);
 
 /**
  * `createEndpointHandler` with no convention but those in `use`.
@@ -22,7 +22,7 @@ export const createApi = apiWith([]);
  * @example
  * const handler = createEndpointHandler(readDocument, { use: [conditional] });
  */
-export const createEndpointHandler = handlerWith([]);
+export const createEndpointHandler = /* @__PURE__ */ handlerWith([]);
 
 export { CONVENTIONS, conditional, cors, lists, mergePatchConvention as mergePatch, ownership, projection } from './conventions/index.js';
 export type { ApiBuild, Convention, EndpointBuild, EndpointParts, Phase, PhaseStep, Responder } from './core/seam.js';

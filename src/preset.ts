@@ -21,7 +21,7 @@ import type { CorsOptions } from './conventions/cors/cors.js';
  * });
  * await api.handle({ method: 'GET', url: '/api/health' }); // { status: 200, body: { ok: true }, ... }
  */
-export const createApi = apiWith<{
+export const createApi = /* @__PURE__ */ apiWith<{
   /**
    * Lets pages from other origins call the API from a browser: preflights answered, and the
    * `Access-Control-*` headers on every answer to an allowed origin. See {@link CorsOptions}.
@@ -38,4 +38,4 @@ export const createApi = apiWith<{
  * const readUserHandler = createEndpointHandler(readUser);
  * const response = await readUserHandler({ method: 'GET', url: '/users/7' }, { id: '7' });
  */
-export const createEndpointHandler = handlerWith(CONVENTIONS);
+export const createEndpointHandler = /* @__PURE__ */ handlerWith(CONVENTIONS);

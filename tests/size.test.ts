@@ -24,20 +24,42 @@ async function gzippedSize(source: string): Promise<number> {
 }
 
 const KIB = 1024;
+/** An API built from restcanon/engine, with no convention. */
+const LEAN = "export { createApi } from './engine.js'; export { endpoint, collection } from './index.js';";
+
 const CLIENT_BUDGET = 2 * KIB;
 
-// What a user's bundle pays for restcanon: the core alone and beside an adapter, minified and
-// gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a
+// What a user's bundle pays for restcanon: the core with every convention alone and beside an
+// adapter, and the engine with none, minified and gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a
 // change worth its bytes, with the reason stated in CHANGELOG.md.
 const BUDGETS = [
-  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 37 * KIB },
-  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 38 * KIB },
-  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 38 * KIB },
+  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 36 * KIB },
+  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 37 * KIB },
+  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 37 * KIB },
+  { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 28 * KIB },
   // The client loads only buildPath of the core.
   { name: 'the client alone', source: "export { createClient, bodyOf, ClientError } from './client.js';", budget: CLIENT_BUDGET },
 ] as const;
 
+// What each convention adds to an API built from restcanon/engine that uses it, and nothing more: an
+// API pays for the conventions it imports.
+const CONVENTION_BUDGETS = [
+  { name: 'cors', source: "export { cors } from './engine.js';", budget: 2.25 * KIB },
+  { name: 'lists', source: "export { lists } from './engine.js';", budget: 4 * KIB },
+  { name: 'ownership', source: "export { ownership } from './engine.js';", budget: 0.75 * KIB },
+  { name: 'conditional', source: "export { conditional } from './engine.js';", budget: 2 * KIB },
+  { name: 'mergePatch', source: "export { mergePatch } from './engine.js';", budget: 2 * KIB },
+  { name: 'projection', source: "export { projection } from './engine.js';", budget: 2 * KIB },
+  { name: 'extension', source: "export { extension } from './index.js';", budget: 1 * KIB },
+] as const;
+
 describe('size budget (minified, gzipped)', () => {
+  it.each(CONVENTION_BUDGETS)('$name adds at most its budget to the engine alone', async ({ source, budget }) => {
+    const added = (await gzippedSize(`${LEAN} ${source}`)) - (await gzippedSize(LEAN));
+    expect(added).toBeGreaterThan(0.25 * KIB);
+    expect(added).toBeLessThanOrEqual(budget);
+  });
+
   it.each(BUDGETS)('$name stays within its budget', async ({ source, budget }) => {
     const size = await gzippedSize(source);
     expect(size).toBeGreaterThan(budget === CLIENT_BUDGET ? 0.5 * KIB : 1 * KIB);

@@ -18,7 +18,7 @@ import { payloadOf, whyUnwritable } from './writable.js';
  */
 
 /** The answer for a path no route matches: one frozen error, since nothing about it varies. */
-export const NO_ROUTE = withoutStack(() => new NotFoundError('No resource matches this path'));
+export const NO_ROUTE = /* @__PURE__ */ withoutStack(() => new NotFoundError('No resource matches this path'));
 
 /**
  * OPTIONS on a path without an OPTIONS endpoint: the policy's status and `Allow`.
@@ -37,7 +37,7 @@ export interface Failure {
 }
 
 /** A masked 500: what every value that is no `HttpError`, or cannot be answered as one, is answered with. */
-const INTERNAL: ErrorFacts = snapshotOf(withoutStack(() => new InternalServerError()))!;
+const INTERNAL: ErrorFacts = /* @__PURE__ */ snapshotOf(withoutStack(() => new InternalServerError()))!;
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 

@@ -6,7 +6,7 @@ import { ERROR_CODES } from './error-codes.js';
  * anyone reads it, whichever adapter brought it.
  */
 
-const AMBIGUOUS_CREDENTIALS = withoutStack(
+const AMBIGUOUS_CREDENTIALS = /* @__PURE__ */ withoutStack(
   () => new BadRequestError('The request carries more than one set of credentials', { code: ERROR_CODES.AMBIGUOUS_CREDENTIALS }),
 );
 

@@ -418,6 +418,6 @@ export function withoutStack<T>(create: () => T): T {
  * once. With `forbidden: 404` the second is answered exactly as the first, through the same path, so
  * neither the body nor the work done tells a client which ids exist.
  */
-export const MISSING_ITEM: HttpError = withoutStack(() => new NotFoundError());
-export const FORBIDDEN_ITEM: HttpError = withoutStack(() => new ForbiddenError());
+export const MISSING_ITEM: HttpError = /* @__PURE__ */ withoutStack(() => new NotFoundError());
+export const FORBIDDEN_ITEM: HttpError = /* @__PURE__ */ withoutStack(() => new ForbiddenError());
 

@@ -123,7 +123,7 @@ export function checkedPolicy(policy: unknown): StatusPolicy {
  * The policy with every default: `createStatusPolicy()` without the checks of overrides, so that an
  * API that keeps the defaults does not load them.
  */
-export const DEFAULT_POLICY: StatusPolicy = policyOf({ ...DEFAULT_STATUSES }, 'reject');
+export const DEFAULT_POLICY: StatusPolicy = /* @__PURE__ */ policyOf({ ...DEFAULT_STATUSES }, 'reject');
 
 /**
  * The error as the policy wants it sent. An error the policy keeps at its status is sent as it is.

@@ -75,7 +75,7 @@ function withoutBody(response: ApiResponse): ApiResponse {
   return response;
 }
 
-const TIMED_OUT = withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
+const TIMED_OUT = /* @__PURE__ */ withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
 
 /** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
 function answerWith(exchange: Exchange, response: ApiResponse): void {

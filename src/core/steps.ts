@@ -125,7 +125,7 @@ function callerOf(value: unknown): unknown {
   );
 }
 
-const UNEXPECTED_BODY = withoutStack(
+const UNEXPECTED_BODY = /* @__PURE__ */ withoutStack(
   () => new BadRequestError('This endpoint takes no body; declare a body schema to accept one', { code: ERROR_CODES.UNEXPECTED_BODY }),
 );
 

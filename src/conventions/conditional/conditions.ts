@@ -69,8 +69,8 @@ export function validatorsOf(validators: Validators, item: unknown): WireValidat
   return { etag, lastModified, seconds };
 }
 
-const PRECONDITION_FAILED = withoutStack(() => new PreconditionFailedError('The item has changed since the request\'s copy of it'));
-const PRECONDITION_REQUIRED = withoutStack(
+const PRECONDITION_FAILED = /* @__PURE__ */ withoutStack(() => new PreconditionFailedError('The item has changed since the request\'s copy of it'));
+const PRECONDITION_REQUIRED = /* @__PURE__ */ withoutStack(
   () => new PreconditionRequiredError('A change of this item needs If-Match with the ETag of the copy it changes'),
 );
 

@@ -84,7 +84,7 @@ function scoping(scope: NonNullable<OwnershipDeclaration['scope']>): Step {
   };
 }
 
-const OTHERS_ITEMS = withoutStack(() => new ForbiddenError('This list holds only your own items'));
+const OTHERS_ITEMS = /* @__PURE__ */ withoutStack(() => new ForbiddenError('This list holds only your own items'));
 
 /**
  * The safety net under a list handler that forgot to scope its query: other people's items are
