@@ -85,7 +85,7 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
     if (status === OUTCOMES.unauthorized.status && (responseHeaders['www-authenticate'] ?? DEFAULT_CHALLENGE) === DEFAULT_CHALLENGE) {
       responseHeaders['www-authenticate'] = settings.challenge;
     }
-    if (settings.vary) responseHeaders.vary = 'Accept';
+    if (settings.vary) addVary(responseHeaders, 'Accept');
     let body: unknown = problem;
     let payload: string | Uint8Array | undefined;
     let contentType: string | undefined;
