@@ -13,11 +13,8 @@ import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/sta
 import { capitalize, modelNames, nounPhrase, operationName, optionsName, summaryOf, uniqueName } from './names.js';
 import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
-import { LINK_HEADER, listParameters, pageSchema } from '../conventions/lists/openapi.js';
-import { preconditionParameters, validatorHeaders } from '../conventions/conditional/openapi.js';
-import { mergePatchBody, mergePatchSchema } from '../conventions/merge-patch/openapi.js';
-import type { MergePatchDeclaration } from '../conventions/merge-patch/index.js';
-import type { ListRules } from '../conventions/lists/lists.js';
+import { OPENAPI_PARTS } from '../conventions/openapi.js';
+import type { PartBook } from './part.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -190,19 +187,22 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   const name = capitalize(operation.operationId);
   const tag = tagOf(build, endpoint.path);
   if (tag !== undefined) operation.tags = [tag];
+  // What the conventions read: query parameters before the endpoint's own query, headers after its headers.
+  const added = OPENAPI_PARTS.flatMap((part) => part.parameters?.(endpoint, book, name) ?? []);
   const parameters = [
     ...pathParameters(endpoint.path, endpoint.params, book, name),
-    ...listParameters(endpoint, book.embed, name),
+    ...added.filter((parameter) => parameter.in === 'query'),
     ...partParameters(endpoint.query, 'query', book, `${name}Query`),
     ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
-    ...preconditionParameters(endpoint),
+    ...added.filter((parameter) => parameter.in !== 'query'),
   ];
   if (parameters.length > 0) operation.parameters = parameters;
+  const bodyNames = modelNames(endpoint.operation, endpoint.path, 'body');
+  const conventionBody = OPENAPI_PARTS.reduce<JsonSchema | undefined>((found, part) => found ?? part.requestBody?.(endpoint, book, bodyNames), undefined);
   // An endpoint without a body schema takes no body, nor one that ignores it; one that opts out of validation takes any.
-  const merge = endpoint.conventions?.mergePatch as MergePatchDeclaration | undefined;
-  if (merge !== undefined) operation.requestBody = mergePatchBody(endpoint.consumes, book.patch(merge.schema, modelNames(endpoint.operation, endpoint.path, 'body')));
+  if (conventionBody !== undefined) operation.requestBody = conventionBody;
   else if (BODY_METHODS.has(method) && endpoint.body !== undefined && endpoint.body !== 'ignored') {
-    const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, modelNames(endpoint.operation, endpoint.path, 'body'));
+    const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, bodyNames);
     operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
   }
   operation.responses = responsesOf(build, route, allow, successSchema(build, route));
@@ -258,7 +258,8 @@ function successSchema(build: Build, route: RouteInfo): JsonSchema | undefined {
   if (response === undefined) return isDocumentRoute(build, route) ? build.book.own('OpenApiDocument') : undefined;
   if (!response.array) return build.book.model(response.schema, modelNames(operation, path, 'response'));
   const items = build.book.model(response.schema, modelNames(operation, path, 'item'));
-  return response.page === true ? pageSchema(items) : { type: 'array', items };
+  const page = OPENAPI_PARTS.find((part) => part.page !== undefined)?.page;
+  return response.page === true && page !== undefined ? page(items) : { type: 'array', items };
 }
 
 /** The problem of an error answer in each problem media type: restcanon's, with what declared errors add. */
@@ -293,9 +294,9 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     const empty = isEmptyBodyStatus(status) || outcome === 'empty';
     const response: JsonSchema = { description: `${statusText(status)}: ${empty ? MEANINGS.empty : meaning}` };
     if (!empty) response.content = successContent;
-    const headers: JsonSchema = { ...validatorHeaders(endpoint, outcome === 'notModified') };
+    const headers: JsonSchema = {};
+    for (const part of OPENAPI_PARTS) Object.assign(headers, part.headers?.(endpoint, outcome));
     if (outcome === 'create') headers.Location = { description: 'The URL of the new item.', schema: { type: 'string', format: 'uri-reference' } };
-    if (outcome === 'list' && (endpoint.conventions?.lists as ListRules | undefined)?.page !== undefined) headers.Link = LINK_HEADER;
     if (Object.keys(headers).length > 0) response.headers = headers;
     responses[status] = response;
   }
@@ -353,8 +354,8 @@ type SchemaBook = ReturnType<typeof schemaBook>;
  * Converts schemas into the document's components. `derive` and `embed` convert a part of a
  * request under a name (`embed` gives a `$ref` to one that had to become a component); `model` makes
  * a body or an answer a component of its own, once per schema object, under the name `name` gave it
- * (the first free one of those offered); `patch` makes the merge patch of a schema a component,
- * once per schema object; `own` adds one of restcanon's schemas.
+ * (the first free one of those offered); `variant` makes a component of a schema changed by a
+ * convention (its merge patch), once per schema object and change; `own` adds one of restcanon's schemas.
  */
 function schemaBook(schemas: Record<string, JsonSchema>, fallback: OpenApiOptions['toJsonSchema']) {
   const names = new Map<StandardSchema, string>();
@@ -384,19 +385,21 @@ function schemaBook(schemas: Record<string, JsonSchema>, fallback: OpenApiOption
     schemas[which] ??= structuredClone(OWN_SCHEMAS[which]);
     return refTo(which);
   };
-  // Hoisted definitions of the schema, if any, go under `<Patch>.Item`, apart from the patch itself.
-  const patches = new Map<StandardSchema, string>();
-  const patch = (schema: StandardSchema, offered: readonly string[]): JsonSchema => {
-    let given = patches.get(schema);
-    if (given === undefined) {
-      given = uniqueName(offered, (candidate) => taken.has(candidate) || candidate in schemas);
-      patches.set(schema, given);
-      taken.add(given);
-      schemas[given] = mergePatchSchema(derive(schema, `${given}.Item`));
+  // Hoisted definitions of the schema, if any, go under `<Variant>.Item`, apart from the variant itself.
+  const variants = new Map<(derived: JsonSchema) => JsonSchema, Map<StandardSchema, string>>();
+  const variant: PartBook['variant'] = (schema, offered, transform) => {
+    const given = variants.get(transform) ?? new Map<StandardSchema, string>();
+    variants.set(transform, given);
+    let named = given.get(schema);
+    if (named === undefined) {
+      named = uniqueName(offered, (candidate) => taken.has(candidate) || candidate in schemas);
+      given.set(schema, named);
+      taken.add(named);
+      schemas[named] = transform(derive(schema, `${named}.Item`));
     }
-    return refTo(given);
+    return refTo(named);
   };
-  return { derive, embed, name, model, own, patch };
+  return { derive, embed, name, model, own, variant };
 }
 
 /** Standard JSON Schema first (zod 4, arktype 2), then the converter; else a permissive schema. */

@@ -1,4 +1,5 @@
 import type { Endpoint } from '../../core/endpoint.js';
+import type { OpenApiPart } from '../../openapi/part.js';
 import type { JsonSchema } from '../../openapi/schemas.js';
 import type { ConditionalDeclaration } from './declare.js';
 
@@ -53,3 +54,14 @@ export function validatorHeaders(endpoint: Endpoint, notModified: boolean): Json
   }
   return Object.keys(headers).length === 0 ? undefined : headers;
 }
+
+/**
+ * The part of conditional requests in the OpenAPI document.
+ *
+ * @example
+ * conditionalPart.parameters!(readDocument, book, 'ReadDocument'); // [{ name: 'If-None-Match', ... }]
+ */
+export const conditionalPart: OpenApiPart = {
+  parameters: (endpoint) => preconditionParameters(endpoint),
+  headers: (endpoint, outcome) => validatorHeaders(endpoint, outcome === 'notModified'),
+};

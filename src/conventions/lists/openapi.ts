@@ -1,5 +1,6 @@
 import type { Endpoint } from '../../core/endpoint.js';
 import type { StandardSchema } from '../../core/standard-schema.js';
+import type { OpenApiPart } from '../../openapi/part.js';
 import type { JsonSchema } from '../../openapi/schemas.js';
 import type { ListRules } from './lists.js';
 
@@ -71,4 +72,16 @@ export function pageSchema(item: JsonSchema): JsonSchema {
 }
 
 /** The `Link` header of a page (RFC 8288). */
-export const LINK_HEADER: JsonSchema = header('The pages around this one, as in the body: <url>; rel="next", <url>; rel="prev".');
+const LINK_HEADER: JsonSchema = header('The pages around this one, as in the body: <url>; rel="next", <url>; rel="prev".');
+
+/**
+ * The part of lists in the OpenAPI document.
+ *
+ * @example
+ * listsPart.headers!(pagedList, 'list'); // { Link: { ... } }
+ */
+export const listsPart: OpenApiPart = {
+  parameters: (endpoint, book, name) => listParameters(endpoint, book.embed, name),
+  headers: (endpoint, outcome) => (outcome === 'list' && (endpoint.conventions?.lists as ListRules | undefined)?.page !== undefined ? { Link: LINK_HEADER } : undefined),
+  page: pageSchema,
+};

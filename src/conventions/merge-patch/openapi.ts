@@ -1,4 +1,6 @@
+import type { OpenApiPart } from '../../openapi/part.js';
 import type { JsonSchema } from '../../openapi/schemas.js';
+import type { MergePatchDeclaration } from './index.js';
 
 /** The part of merge patches in the OpenAPI document: the patch's schema, and the body of an update that takes one. */
 
@@ -36,6 +38,20 @@ export function mergePatchSchema(written: JsonSchema): JsonSchema {
 export function mergePatchBody(consumes: readonly string[], schema: JsonSchema): JsonSchema {
   return { required: true, content: Object.fromEntries(consumes.map((type) => [type, { schema }])) };
 }
+
+/**
+ * The part of merge patches in the OpenAPI document: an update that takes one documents the patch
+ * of its schema as its body, a component of its own.
+ *
+ * @example
+ * mergePatchPart.requestBody!(updateUser, book, ['UserPatch']); // { required: true, content: { 'application/merge-patch+json': ... } }
+ */
+export const mergePatchPart: OpenApiPart = {
+  requestBody(endpoint, book, names) {
+    const merge = endpoint.conventions?.mergePatch as MergePatchDeclaration | undefined;
+    return merge === undefined ? undefined : mergePatchBody(endpoint.consumes, book.variant(merge.schema, names, mergePatchSchema));
+  },
+};
 
 /** A member's schema that also takes `null`; one that takes anything (`{}`, `true`) already does. */
 function nullable(member: unknown): unknown {

@@ -1,0 +1,35 @@
+import type { Endpoint } from '../core/endpoint.js';
+import type { Outcome } from '../core/outcomes.js';
+import type { StandardSchema } from '../core/standard-schema.js';
+import type { JsonSchema } from './schemas.js';
+
+/**
+ * What a convention adds to the OpenAPI document: each convention's `openapi.ts` gives one, and the
+ * document asks every one of them about every operation.
+ */
+
+/** How a convention's part turns schemas into the document's. */
+export interface PartBook {
+  /** A part of a request under a name: a `$ref` where it had to become a component. */
+  embed(schema: StandardSchema, name: string): JsonSchema;
+  /** A component made from a schema by `transform` (its merge patch, say), once per schema and transform, under the first free name offered. */
+  variant(schema: StandardSchema, offered: readonly string[], transform: (derived: JsonSchema) => JsonSchema): JsonSchema;
+}
+
+/**
+ * A convention's part of the OpenAPI document. Every member is optional; each gives nothing for an
+ * endpoint that does not use the convention.
+ *
+ * @example
+ * const part: OpenApiPart = { headers: (endpoint, outcome) => (outcome === 'list' ? { 'X-Total-Count': { schema: { type: 'integer' } } } : undefined) };
+ */
+export interface OpenApiPart {
+  /** The parameters it reads: those `in: 'query'` go before the endpoint's query, those in headers after its headers. */
+  parameters?(endpoint: Endpoint, book: PartBook, name: string): JsonSchema[];
+  /** The request body, where the convention takes one instead of the endpoint's own (a merge patch). */
+  requestBody?(endpoint: Endpoint, book: PartBook, names: readonly string[]): JsonSchema | undefined;
+  /** Headers of the success answer of an outcome (`ETag`, `Link`). */
+  headers?(endpoint: Endpoint, outcome: Outcome): JsonSchema | undefined;
+  /** The body of a paged list, from the schema of its items. */
+  page?(items: JsonSchema): JsonSchema;
+}
