@@ -4,11 +4,11 @@
  * in a copy of the repository. Everything it writes goes under `.mutation/` (git-ignored): the
  * reports (`.mutation/reports/<file>.html` and `.json`), the incremental results and the copies.
  *
- *   npm run mutation -- src/core/cors.ts                  one file
- *   npm run mutation -- src/core                          every file of a folder that has tests below
- *   npm run mutation -- --changed                         the files changed since main (or --changed=<ref>)
- *   npm run mutation -- --incremental src/core/cors.ts    re-run only mutants whose code or tests changed
- *   npm run mutation -- --concurrency 1 src/core/cors.ts  test processes at once (default 2)
+ *   npm run mutation -- src/conventions/cors/cors.ts                  one file
+ *   npm run mutation -- src/core                                      every file of a folder that has tests below
+ *   npm run mutation -- --changed                                     the files changed since main (or --changed=<ref>)
+ *   npm run mutation -- --incremental src/conventions/cors/cors.ts    re-run only mutants whose code or tests changed
+ *   npm run mutation -- --concurrency 1 src/conventions/cors/cors.ts  test processes at once (default 2)
  *
  * It is not part of `npm test` or CI.
  */
@@ -28,8 +28,13 @@ const OUT = join(ROOT, '.mutation');
 const TESTS = {
   'src/core/credentials.ts': ['tests/core/credentials*.test.ts', 'tests/core/auth.test.ts', 'tests/security/core.test.ts', 'tests/security/adapters-duplicate-headers.test.ts'],
   'src/core/policy.ts': ['tests/core/policy*.test.ts', 'tests/core/outcomes.test.ts', 'tests/core/auth.test.ts', 'tests/core/api.test.ts', 'tests/security/unwritable.test.ts'],
-  'src/core/conditions.ts': ['tests/core/conditions*.test.ts', 'tests/security/conventions.test.ts'],
-  'src/core/cors.ts': ['tests/core/cors*.test.ts', 'tests/adapters/cors.test.ts'],
+  'src/conventions/conditional/conditions.ts': ['tests/conventions/conditional/*.test.ts', 'tests/security/conventions.test.ts'],
+  'src/conventions/conditional/index.ts': ['tests/conventions/conditional/*.test.ts', 'tests/security/conventions.test.ts'],
+  'src/conventions/cors/cors.ts': ['tests/conventions/cors/*.test.ts'],
+  'src/conventions/cors/index.ts': ['tests/conventions/cors/*.test.ts'],
+  'src/definitions/endpoint.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
+  'src/definitions/endpoint-checks.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
+  'src/definitions/collection-checks.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
   'src/core/outcomes.ts': ['tests/core/outcomes.test.ts', 'tests/core/policy*.test.ts'],
 };
 

@@ -3,7 +3,7 @@
  * a preflight is, the `Vary` an answer ends with, and the grant each answer path carries.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createApi, endpoint, type ApiResponse, type CorsOptions } from '../../src/index.js';
+import { createApi, endpoint, type ApiResponse, type CorsOptions } from '../../../src/index.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';

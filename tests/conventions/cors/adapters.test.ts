@@ -11,12 +11,12 @@ import express4 from 'express4';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toExpress } from '../../src/adapters/express.js';
-import { toFastify } from '../../src/adapters/fastify.js';
-import { toFetch } from '../../src/adapters/fetch.js';
-import { toNodeListener } from '../../src/adapters/node.js';
-import { collection, createApi, type Api } from '../../src/index.js';
-import { listen, type MountedServer } from './conformance.js';
+import { toExpress } from '../../../src/adapters/express.js';
+import { toFastify } from '../../../src/adapters/fastify.js';
+import { toFetch } from '../../../src/adapters/fetch.js';
+import { toNodeListener } from '../../../src/adapters/node.js';
+import { collection, createApi, type Api } from '../../../src/index.js';
+import { listen, type MountedServer } from '../../adapters/conformance.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, createStatusPolicy, endpoint, ForbiddenError, json, text, type ApiOptions, type ApiRequest, type ApiResponse, type CorsOptions } from '../../src/index.js';
+import { collection, createApi, createStatusPolicy, endpoint, ForbiddenError, json, text, type ApiOptions, type ApiRequest, type ApiResponse, type CorsOptions } from '../../../src/index.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';

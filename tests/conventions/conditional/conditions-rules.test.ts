@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, type ApiResponse } from '../../src/index.js';
-import { expectProblem } from '../helpers/problem.js';
+import { collection, createApi, type ApiResponse } from '../../../src/index.js';
+import { expectProblem } from '../../helpers/problem.js';
 
 interface Article {
   id: number;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, endpoint, type ApiResponse, type Endpoint } from '../../src/index.js';
-import { evaluate, requireCondition, validatorsOf, type WireValidators } from '../../src/conventions/conditional/conditions.js';
-import { expectProblem } from '../helpers/problem.js';
+import { collection, createApi, endpoint, type ApiResponse, type Endpoint } from '../../../src/index.js';
+import { evaluate, requireCondition, validatorsOf, type WireValidators } from '../../../src/conventions/conditional/conditions.js';
+import { expectProblem } from '../../helpers/problem.js';
 
 /** An item whose tag is "v7" and whose last change is 2026-01-01 00:01:00.500 UTC. */
 const CURRENT: WireValidators = validatorsOf({ etag: (item: { version: string }) => item.version, lastModified: () => new Date(Date.UTC(2026, 0, 1, 0, 1, 0, 500)) }, { version: 'v7' });

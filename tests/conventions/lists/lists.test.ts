@@ -2,11 +2,11 @@ import fastJson from 'fast-json-stringify';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, type ApiResponse, type Page } from '../../src/index.js';
-import { createTestClient } from '../../src/testing.js';
-import { bearer, fixtureApi, type Note } from '../fixture/api.js';
-import { linkOf, PAGING_SEED, walkPages, walks, type PageAnswer } from '../helpers/paging.js';
-import { expectProblem } from '../helpers/problem.js';
+import { collection, createApi, type ApiResponse, type Page } from '../../../src/index.js';
+import { createTestClient } from '../../../src/testing.js';
+import { bearer, fixtureApi, type Note } from '../../fixture/api.js';
+import { linkOf, PAGING_SEED, walkPages, walks, type PageAnswer } from '../../helpers/paging.js';
+import { expectProblem } from '../../helpers/problem.js';
 
 const read = () => ({ id: 1 });
 const list = () => [];

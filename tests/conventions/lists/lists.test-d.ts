@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { collection, endpoint, type CursorValue, type PageRequest, type SortField } from '../../src/index.js';
+import { collection, endpoint, type CursorValue, type PageRequest, type SortField } from '../../../src/index.js';
 
 describe('list conventions in the types', () => {
   it('a list handler gets ctx.page, ctx.sort with the sortable fields, and ctx.filter with each schema’s output', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi, mergePatch, type ApiResponse } from '../../src/index.js';
-import { createTestClient } from '../../src/testing.js';
-import { fixtureApi } from '../fixture/api.js';
-import { expectProblem } from '../helpers/problem.js';
+import { collection, createApi, mergePatch, type ApiResponse } from '../../../src/index.js';
+import { createTestClient } from '../../../src/testing.js';
+import { fixtureApi } from '../../fixture/api.js';
+import { expectProblem } from '../../helpers/problem.js';
 
 /** RFC 7396 Appendix A: original, patch, result. Written as JSON, as the RFC writes them. */
 const APPENDIX_A: readonly (readonly [string, string, string])[] = [
