@@ -39,7 +39,9 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
   const declared = endpoint.conventions ?? {};
   const known = new Set(conventions.map((convention) => convention.name));
   for (const name of Object.keys(declared)) {
-    if (!known.has(name)) throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; pass it in createApi({ use: [...] })`);
+    if (!known.has(name)) {
+      throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; add it, as createApi({ use: [${name}] }) with ${name} from restcanon/engine, or build the API with createApi from restcanon`);
+    }
   }
   const parts: EndpointParts[] = [];
   for (const convention of conventions) {
