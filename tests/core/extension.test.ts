@@ -20,6 +20,7 @@ import { cors } from '../../src/engine.js';
 import { openApi } from '../../src/openapi/index.js';
 import {
   createApi,
+  createEndpointHandler,
   endpoint,
   extension,
   ForbiddenError,
@@ -28,6 +29,7 @@ import {
   type Api,
   type ApiOptions,
   type ApiRequest,
+  type CorsOptions,
   type ErrorInfo,
   type ExtensionOptions,
   type Observation,
@@ -41,7 +43,7 @@ interface Reported {
 }
 
 /** An API whose `onError` records what it gets, so that an expected report stays out of the console. */
-function reportingApi(options: ApiOptions): { api: Api; reports: Reported[] } {
+function reportingApi(options: ApiOptions & { cors?: CorsOptions }): { api: Api; reports: Reported[] } {
   const reports: Reported[] = [];
   const api = createApi({ ...options, onError: (error, info) => reports.push({ error, info }) });
   return { api, reports };
@@ -488,6 +490,37 @@ describe('observe', () => {
     await api.handle(get('/nowhere'));
     expect(bodies[0]).toEqual([{ id: 1 }]);
     expect(bodies[1]).toMatchObject({ status: 404, code: 'RC_NOT_FOUND' });
+  });
+
+  it('createEndpointHandler runs an extension’s state and before', async () => {
+    const handler = createEndpointHandler(endpoint('GET', '/books', { handle: (ctx) => ctx.state }), {
+      use: [
+        extension({
+          name: 'tenants',
+          state: (request) => ({ tenant: request.headers?.['x-tenant'] }),
+          before: (ctx) => {
+            if (ctx.state.tenant === 'suspended') throw new ForbiddenError('This tenant is suspended');
+          },
+          outcomes: ['forbidden'],
+        }),
+      ],
+    });
+    expect((await handler(get('/books', { 'x-tenant': 'acme' }), {})).body).toEqual({ tenant: 'acme' });
+    expectProblem(await handler(get('/books', { 'x-tenant': 'suspended' }), {}), { status: 403, detail: 'This tenant is suspended' });
+  });
+
+  it.fails('createEndpointHandler runs an extension’s observer, or refuses it when built', async () => {
+    const seen: number[] = [];
+    let handler: ((request: ApiRequest, params: Record<string, string>) => Promise<unknown>) | undefined;
+    try {
+      handler = createEndpointHandler(endpoint('GET', '/books', { handle: () => [] }), { use: [extension({ name: 'metrics', observe: ({ response }) => void seen.push(response.status) })] });
+    } catch (error) {
+      // Refused when built: the observer is not dropped without a word.
+      expect(error).toBeInstanceOf(TypeError);
+      return;
+    }
+    await handler(get('/books'), {});
+    expect(seen).toEqual([200]);
   });
 
   it('a request with X-Request-Id sends header names in lower case to observe, as to state', async () => {
