@@ -115,9 +115,12 @@ function stateStep(state: NonNullable<ExtensionOptions['state']>, where: string)
     if (values === undefined) return;
     if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new TypeError(`${where}: "state" returned ${Array.isArray(values) ? 'an array' : values === null ? 'null' : typeof values}; return an object of values, or undefined`);
     const { ctx } = exchange;
-    // A new object each time, never an assignment into the last: a `__proto__` key of the values (JSON
-    // gives one) stays a key, where an assignment would change the prototype of ctx.state.
-    ctx.state = { ...ctx.state, ...values };
+    // The state of a request without values is one frozen object that every request shares. A
+    // `__proto__` key of the values (JSON gives one) is copied as a key: assigned, it would change the
+    // prototype of ctx.state.
+    if (Object.isFrozen(ctx.state)) ctx.state = { ...values };
+    else if (Object.hasOwn(values, '__proto__')) ctx.state = { ...ctx.state, ...values };
+    else Object.assign(ctx.state, values);
   };
   return (exchange) => settled(state(exchange.ctx.request), exchange, keep);
 }
@@ -132,7 +135,8 @@ function observing(respond: Responder, observe: NonNullable<ExtensionOptions['ob
         route: templateOf(request.url),
         duration: performance.now() - started,
       });
-      if (returned instanceof Promise) returned.catch((error: unknown) => settings.report(error, { requestId: newRequestId(), status: response.status, request }));
+      // Any thenable, by Promise's own `then`: a promise of another realm, or one whose `catch` was replaced, must not end the process as an unhandled rejection.
+      if (isThenable(returned)) PROMISE_THEN.call(Promise.resolve(returned), undefined, (error: unknown) => settings.report(error, { requestId: newRequestId(), status: response.status, request }));
     } catch (error) {
       settings.report(error, { requestId: newRequestId(), status: response.status, request });
     }
@@ -152,6 +156,12 @@ function observing(respond: Responder, observe: NonNullable<ExtensionOptions['ob
       return response;
     });
   };
+}
+
+const PROMISE_THEN = Promise.prototype.then;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runInNewContext } from 'node:vm';
 import { createAdaptorServer } from '@hono/node-server';
 import express5 from 'express';
 import express4 from 'express4';
@@ -223,11 +224,12 @@ describe('ctx.state', () => {
   });
 
   it('state returning JSON.parse(\'{"__proto__":{"admin":true}}\') after another extension’s state does not give ctx.state a prototype', async () => {
+    // A value parsed from a header: `__proto__` is an own key of it, as it is for JSON.
+    const parsed = extension({ name: 'parsed', state: (request) => JSON.parse(String(request.headers?.['x-context'] ?? '{}')) as Record<string, unknown> });
     const { api } = reportingApi({
       use: [
         extension({ name: 'first', state: () => ({ tenant: 'acme' }) }),
-        // A value parsed from a header: `__proto__` is an own key of it, as it is for JSON.
-        extension({ name: 'parsed', state: (request) => JSON.parse(String(request.headers?.['x-context'] ?? '{}')) as Record<string, unknown> }),
+        parsed,
       ],
       endpoints: [
         endpoint('GET', '/books', {
@@ -237,6 +239,11 @@ describe('ctx.state', () => {
     });
     const response = await api.handle(get('/books', { 'x-context': '{"__proto__":{"admin":true}}' }));
     expect(response.body).toEqual({ admin: null, plain: true, tenant: 'acme' });
+    // The same values from the only extension of an API, and from the first of two.
+    for (const use of [[parsed], [parsed, extension({ name: 'later', state: () => ({ tenant: 'acme' }) })]]) {
+      const alone = createApi({ use, endpoints: [endpoint('GET', '/books', { handle: (ctx) => ({ admin: ctx.state.admin ?? null, plain: Object.getPrototypeOf(ctx.state) === Object.prototype }) })] });
+      expect((await alone.handle(get('/books', { 'x-context': '{"__proto__":{"admin":true}}' }))).body).toEqual({ admin: null, plain: true });
+    }
   });
 });
 
@@ -430,6 +437,31 @@ describe('observe', () => {
       ['Error: metrics sink down', 200],
       ['Error: metrics sink down', 404],
     ]);
+  });
+
+  it.each([
+    ['a promise of another realm (node:vm)', () => runInNewContext('Promise.reject(new Error("metrics sink down"))') as Promise<never>],
+    [
+      'a promise whose catch was replaced',
+      () => {
+        const rejected = Promise.reject(new Error('metrics sink down'));
+        rejected.catch = () => rejected;
+        return rejected;
+      },
+    ],
+  ])('an observer that rejects with %s reaches onError, never an unhandled rejection', async (_name, observe) => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const { api, reports } = observedApi(observe);
+      expect((await api.handle(get('/books'))).status).toBe(200);
+      await aWhile();
+      expect(unhandled).toEqual([]);
+      expect(reports.map(({ error }) => (error as Error).message)).toEqual(['metrics sink down']);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 
   it('an observer that never settles, or settles late, is not waited for', async () => {
