@@ -37,6 +37,10 @@ export function modulesOf(builtIns: readonly Convention[], use: unknown): readon
     if (!NAME.test(name)) throw new TypeError(`createApi: use[${index}] is named ${JSON.stringify(name)}; a module's name is a lower-case word such as "audit" or "tenants"`);
     // An endpoint's declarations are found by the module's name: one that every object has would find the prototype's.
     if (name in Object.prototype) throw new TypeError(`createApi: use[${index}] is named "${name}", a name every JavaScript object has; give it another name`);
+    const { options } = candidate;
+    if (options !== undefined && (!Array.isArray(options) || options.some((option) => typeof option !== 'string'))) {
+      throw new TypeError(`createApi: the module "${name}" has "options" that are not an array of the names of createApi's options it reads, such as ['cors']`);
+    }
     for (const hook of ['api', 'endpoint'] as const) {
       if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') throw new TypeError(`createApi: the module "${candidate.name}" has a "${hook}" that is not a function`);
     }

@@ -763,6 +763,8 @@ describe('createApi({ use }) refuses a mistake when the API is built', () => {
     ['a module without a name', [{ endpoint: () => undefined }], 'use[0] is not a module'],
     ['a module with a bad name', [{ name: 'My Module' }], 'use[0] is named "My Module"; a module\'s name is a lower-case word'],
     ['a module whose endpoint is no function', [{ name: 'stamp', endpoint: {} }], '"endpoint" that is not a function'],
+    ['a module whose options are a string', [{ name: 'stamp', options: 'stamp', api: () => undefined }], 'the module "stamp" has "options" that are not an array of the names of createApi\'s options it reads'],
+    ['a module whose options hold no string', [{ name: 'stamp', options: [{ stamp: true }], api: () => undefined }], 'the module "stamp" has "options" that are not an array'],
     ['the same module twice', [audit, audit], 'createApi: the module "audit" is given twice; an API runs each module once'],
     ['two modules of one name', [audit, extension({ name: 'audit', before: () => {} })], 'createApi: two modules are named "audit" (use[0] and use[1]); give each a name of its own'],
     ['a module named like restcanon’s CORS', [extension({ name: 'cors', observe: () => {} })], 'createApi: use[0] is named "cors", as restcanon\'s own cors convention is; give it another name'],
