@@ -5,6 +5,7 @@ import { settled, type Exchange, type Step } from './exchange.js';
 import { checkFunction, checkOptions } from './options.js';
 import { ERROR_OUTCOMES, type ErrorOutcome } from './outcomes.js';
 import { newRequestId } from './report.js';
+import { withLowerCaseHeaders } from './request.js';
 import type { ApiBuild, Convention, PhaseStep, Responder } from './seam.js';
 
 /**
@@ -20,7 +21,7 @@ import type { ApiBuild, Convention, PhaseStep, Responder } from './seam.js';
  */
 export interface Observation {
   readonly request: ApiRequest;
-  /** The answer as it goes out; its headers are a frozen copy. */
+  /** The answer as it goes out: its headers a frozen copy, its body and payload copies made when read. */
   readonly response: Readonly<ApiResponse>;
   /** The template of the route the request matched (`/api/users/:id`), or undefined: no route. */
   readonly route: string | undefined;
@@ -77,7 +78,8 @@ const OPTIONS = ['name', 'state', 'before', 'outcomes', 'observe'];
  */
 export function extension(options: ExtensionOptions): Convention {
   if (typeof options !== 'object' || options === null) throw new TypeError('extension(): give its options, such as { name, before }');
-  const where = `extension(${JSON.stringify(options.name)})`;
+  // A name of another type (a BigInt, which JSON cannot write) is refused below by the name rule.
+  const where = `extension(${typeof options.name === 'string' ? JSON.stringify(options.name) : String(options.name)})`;
   checkOptions(where, options, OPTIONS);
   const { name, state, before, observe } = options;
   if (typeof name !== 'string' || !/^[a-z][A-Za-z0-9-]*$/.test(name)) throw new TypeError(`${where}: "name" is a lower-case word such as "audit" or "tenants"`);
@@ -86,6 +88,7 @@ export function extension(options: ExtensionOptions): Convention {
   checkFunction(observe, `${where}: "observe"`, '({ request, response, route, duration }) => void');
   const outcomes = checkOutcomes(options.outcomes, where);
   if (state === undefined && before === undefined && observe === undefined) throw new TypeError(`${where}: it does nothing; give it "state", "before" or "observe"`);
+  if (outcomes.length > 0 && state === undefined && before === undefined) throw new TypeError(`${where}: "outcomes" are what "state" and "before" may end a request with, and it has neither; an observer ends no request`);
   const steps: PhaseStep[] = [];
   if (state !== undefined) steps.push({ phase: 'request', run: stateStep(state, where), outcomes });
   if (before !== undefined) steps.push({ phase: 'handler', run: (exchange) => settled(before(exchange.ctx), exchange, goOn), outcomes });
@@ -110,10 +113,14 @@ function goOn(): void {}
 function stateStep(state: NonNullable<ExtensionOptions['state']>, where: string): Step {
   const keep = (exchange: Exchange, values: unknown): void => {
     if (values === undefined) return;
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new TypeError(`${where}: "state" returned ${values === null ? 'null' : typeof values}; return an object of values, or undefined`);
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) throw new TypeError(`${where}: "state" returned ${Array.isArray(values) ? 'an array' : values === null ? 'null' : typeof values}; return an object of values, or undefined`);
     const { ctx } = exchange;
-    // The state of a request without values is one frozen object that every request shares.
-    ctx.state = Object.isFrozen(ctx.state) ? { ...ctx.state, ...values } : Object.assign(ctx.state, values);
+    // The state of a request without values is one frozen object that every request shares. A
+    // `__proto__` key of the values (JSON gives one) is copied as a key: assigned, it would change the
+    // prototype of ctx.state.
+    if (Object.isFrozen(ctx.state)) ctx.state = { ...values };
+    else if (Object.hasOwn(values, '__proto__')) ctx.state = { ...ctx.state, ...values };
+    else Object.assign(ctx.state, values);
   };
   return (exchange) => settled(state(exchange.ctx.request), exchange, keep);
 }
@@ -124,18 +131,21 @@ function observing(respond: Responder, observe: NonNullable<ExtensionOptions['ob
     try {
       const returned: unknown = observe({
         request,
-        response: { status: response.status, headers: Object.freeze({ ...response.headers }), body: response.body, payload: response.payload },
+        response: observed(response),
         route: templateOf(request.url),
         duration: performance.now() - started,
       });
-      if (returned instanceof Promise) returned.catch((error: unknown) => settings.report(error, { requestId: newRequestId(), status: response.status, request }));
+      // Any thenable, by Promise's own `then`: a promise of another realm, or one whose `catch` was replaced, must not end the process as an unhandled rejection.
+      if (isThenable(returned)) PROMISE_THEN.call(Promise.resolve(returned), undefined, (error: unknown) => settings.report(error, { requestId: newRequestId(), status: response.status, request }));
     } catch (error) {
       settings.report(error, { requestId: newRequestId(), status: response.status, request });
     }
   };
-  return (request, passUnmatched, lowerCaseHeaders) => {
+  return (given, passUnmatched, lowerCaseHeaders = false) => {
     const started = performance.now();
-    const answer = respond(request, passUnmatched, lowerCaseHeaders);
+    // The header names in lower case, as `state` and every step read them.
+    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
+    const answer = respond(request, passUnmatched, true);
     if (answer === undefined) return undefined;
     if (!(answer instanceof Promise)) {
       notify(request, answer, started);
@@ -145,5 +155,30 @@ function observing(respond: Responder, observe: NonNullable<ExtensionOptions['ob
       if (response !== undefined) notify(request, response, started);
       return response;
     });
+  };
+}
+
+const PROMISE_THEN = Promise.prototype.then;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The answer as an observer sees it. Its body and bytes are the client's own, and may be shared with
+ * later answers (a document built once): each is copied when read, so that an observer that changes
+ * what it reads changes no answer. An observer that reads neither costs no copy.
+ */
+function observed(response: ApiResponse): Readonly<ApiResponse> {
+  const { body, payload } = response;
+  return {
+    status: response.status,
+    headers: Object.freeze({ ...response.headers }),
+    get body() {
+      return typeof body === 'object' && body !== null ? structuredClone(body) : body;
+    },
+    get payload() {
+      return payload instanceof Uint8Array ? payload.slice() : payload;
+    },
   };
 }

@@ -8,8 +8,15 @@ import type { ApiBuild, Convention, Responder } from './seam.js';
 const NAME = /^[a-z][A-Za-z0-9-]*$/;
 
 /**
+ * The most modules an API takes: each one that wraps the API's answer (an observer) is one more call
+ * deep on every request, and far more of them would overflow the stack of the first request instead
+ * of failing here.
+ */
+const MAX_MODULES = 1000;
+
+/**
  * The modules an API runs with, in order: the built-in ones, then `use`. A value that is no module,
- * or a name given twice, throws.
+ * a name given twice or one of a built-in's, or more than {@link MAX_MODULES} modules, throws.
  *
  * @example
  * modulesOf([cors], [extension({ name: 'audit', observe })]);
@@ -17,19 +24,32 @@ const NAME = /^[a-z][A-Za-z0-9-]*$/;
 export function modulesOf(builtIns: readonly Convention[], use: unknown): readonly Convention[] {
   if (use === undefined) return builtIns;
   if (!Array.isArray(use)) throw new TypeError('createApi: "use" must be an array of modules, such as [extension({ name, ... })]');
+  if (use.length > MAX_MODULES) throw new TypeError(`createApi: "use" holds ${use.length} modules; an API takes at most ${MAX_MODULES}: join the work of several into one`);
   const modules = [...builtIns];
-  const names = new Set(builtIns.map((module) => module.name));
+  // Where each name was given: restcanon's own as -1.
+  const names = new Map(builtIns.map((module) => [module.name, -1]));
   use.forEach((module: unknown, index) => {
     const candidate = module as Partial<Convention> | null;
     if (typeof candidate !== 'object' || candidate === null || typeof candidate.name !== 'string') {
       throw new TypeError(`createApi: use[${index}] is not a module; build one with extension({ name, ... })`);
     }
-    if (!NAME.test(candidate.name)) throw new TypeError(`createApi: use[${index}] is named ${JSON.stringify(candidate.name)}; a module's name is a lower-case word such as "audit" or "tenants"`);
+    const { name } = candidate;
+    if (!NAME.test(name)) throw new TypeError(`createApi: use[${index}] is named ${JSON.stringify(name)}; a module's name is a lower-case word such as "audit" or "tenants"`);
+    // An endpoint's declarations are found by the module's name: one that every object has would find the prototype's.
+    if (name in Object.prototype) throw new TypeError(`createApi: use[${index}] is named "${name}", a name every JavaScript object has; give it another name`);
+    const { options } = candidate;
+    if (options !== undefined && (!Array.isArray(options) || options.some((option) => typeof option !== 'string'))) {
+      throw new TypeError(`createApi: the module "${name}" has "options" that are not an array of the names of createApi's options it reads, such as ['cors']`);
+    }
     for (const hook of ['api', 'endpoint'] as const) {
       if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') throw new TypeError(`createApi: the module "${candidate.name}" has a "${hook}" that is not a function`);
     }
-    if (names.has(candidate.name)) throw new TypeError(`createApi: the module "${candidate.name}" is given twice; an API runs each module once`);
-    names.add(candidate.name);
+    const given = names.get(name);
+    if (given === -1 && builtIns.includes(candidate as Convention)) throw new TypeError(`createApi: use[${index}] is restcanon's own ${name} convention, which this createApi has already; leave it out of "use"`);
+    if (given === -1) throw new TypeError(`createApi: use[${index}] is named "${name}", as restcanon's own ${name} convention is; give it another name`);
+    if (given !== undefined && modules.includes(candidate as Convention)) throw new TypeError(`createApi: the module "${name}" is given twice; an API runs each module once`);
+    if (given !== undefined) throw new TypeError(`createApi: two modules are named "${name}" (use[${given}] and use[${index}]); give each a name of its own`);
+    names.set(name, index);
     modules.push(candidate as Convention);
   });
   return modules;
