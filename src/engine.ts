@@ -14,7 +14,7 @@ import { apiWith, handlerWith } from './core/api.js';
  * import { createApi, lists, projection } from 'restcanon/engine';
  * const api = createApi({ resources: [users], use: [lists, projection] });
  */
-export const createApi = /* @__PURE__ */ apiWith([]);
+export const createApi = /* @__PURE__ */ apiWith([], { cors: 'cors' });
 
 /**
  * `createEndpointHandler` with no convention but those in `use`.

@@ -7,8 +7,9 @@ import { ownership } from './ownership/index.js';
 import { projection } from './projection/index.js';
 
 /**
- * Every convention restcanon has, in the order their steps run within a phase: an owner's 403 comes
- * before a precondition's 428 and 412, which come before a merge patch is applied.
+ * Every convention restcanon has, in the order of their ranks, which is the order their steps run
+ * within a phase: an owner's 403 comes before a precondition's 428 and 412, which come before a
+ * merge patch is applied.
  *
  * @example
  * const createApi = apiWith(CONVENTIONS);

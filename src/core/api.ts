@@ -178,23 +178,31 @@ export type CreateApi<Extra = {}> = <
 
 /**
  * The `createApi` of an API with these conventions built in, before those of `use`. The package's
- * own `createApi` is the engine with every convention restcanon has.
+ * own `createApi` is the engine with every convention restcanon has. `absent` names the convention
+ * that reads an option (`{ cors: 'cors' }`), so that an API given that option without the
+ * convention is told which one to add.
  *
  * @example
  * const createApi = apiWith<{ cors?: CorsOptions }>([cors, lists, conditional]);
  */
-export function apiWith<Extra = {}>(builtIns: readonly Convention[]): CreateApi<Extra> {
+export function apiWith<Extra = {}>(builtIns: readonly Convention[], absent: Readonly<Record<string, string>> = {}): CreateApi<Extra> {
   // The facts are types only.
-  return ((options?: ApiOptions) => buildApi(options ?? {}, builtIns)) as CreateApi<Extra>;
+  return ((options?: ApiOptions) => buildApi(options ?? {}, builtIns, absent)) as CreateApi<Extra>;
 }
 
 /**
  * Builds an API from endpoints and resources. Every option is checked now: a mistake throws with a
  * sentence that says what to change, never at request time.
  */
-function buildApi(options: ApiOptions, builtIns: readonly Convention[]): Api {
+function buildApi(options: ApiOptions, builtIns: readonly Convention[], absent: Readonly<Record<string, string>>): Api {
   const modules = modulesOf(builtIns, options.use);
-  checkOptions('createApi()', options, [...API_OPTIONS, ...apiOptionsOf(modules)]);
+  const taken = apiOptionsOf(modules);
+  for (const [option, convention] of Object.entries(absent)) {
+    if ((options as Record<string, unknown>)[option] !== undefined && !taken.includes(option)) {
+      throw new TypeError(`createApi: "${option}" is an option of the "${convention}" convention, which this API does not have; add it, as createApi({ use: [${convention}] }) with ${convention} from restcanon/engine`);
+    }
+  }
+  checkOptions('createApi()', options, [...API_OPTIONS, ...taken]);
   const basePath = joinPaths(options.basePath ?? '/', '/');
   const runtime = createRuntime(options);
   const served = options.openapi === undefined ? [] : [documentEndpoint(options.openapi, () => api)];
@@ -250,11 +258,13 @@ function buildApi(options: ApiOptions, builtIns: readonly Convention[]): Api {
     }
   };
   // Without a module that wraps it (CORS, an observer) every request goes straight to `respond`.
-  const answer: Responder = wrapResponder(respond, modules, options as Readonly<Record<string, unknown>>, {
+  const wrapped: Responder = wrapResponder(respond, modules, options as Readonly<Record<string, unknown>>, {
     settings: runtime.settings,
     allowOf: (url) => routeOf(url)?.allow,
     templateOf: (url) => routeOf(url)?.template,
   });
+  // A wrapper of a module of `use` may fail on a request: that is a masked 500, never a throw out of `respond`.
+  const answer = modules.some((module) => module.api !== undefined && !builtIns.includes(module)) ? neverFailing(wrapped, runtime) : wrapped;
 
   const api: Api = {
     handle: (request) => awaited(runtime, answer(request, false) as ApiResponse | Promise<ApiResponse>),
@@ -277,6 +287,20 @@ function buildApi(options: ApiOptions, builtIns: readonly Convention[]): Api {
     problemBody: runtime.settings.problemBody,
   };
   return api;
+}
+
+/** `respond` that answers a failure of a wrapper as the API answers any failure: it never throws, and its promise never rejects. */
+function neverFailing(respond: Responder, runtime: Runtime): Responder {
+  const fail = (error: unknown, request: ApiRequest): ApiResponse => runtime.fail(error, request, withLowerCaseHeaders(request).headers ?? EMPTY_HEADERS);
+  return (request, passUnmatched, lowerCaseHeaders) => {
+    let answer: Answer;
+    try {
+      answer = respond(request, passUnmatched, lowerCaseHeaders);
+    } catch (error) {
+      return fail(error, request);
+    }
+    return answer instanceof Promise ? answer.then(undefined, (error: unknown) => fail(error, request)) : answer;
+  };
 }
 
 /**
@@ -408,8 +432,13 @@ export function handlerWith(builtIns: readonly Convention[]): CreateEndpointHand
   return (definition, ...given) => {
     const options: EndpointHandlerOptions = given[0] ?? {};
     checkOptions('createEndpointHandler()', options, [...ENDPOINT_HANDLER_OPTIONS, 'use']);
+    const modules = modulesOf(builtIns, options.use);
+    const wrapping = modules.find((module) => module.api !== undefined && !builtIns.includes(module));
+    if (wrapping !== undefined) {
+      throw new TypeError(`createEndpointHandler(): the module "${wrapping.name}" wraps an API's answer (an observer, CORS), and an endpoint handler has none to wrap; give it to createApi`);
+    }
     const runtime = createRuntime(options);
-    const compiled = compile(definition, definition.path, runtime.settings, modulesOf(builtIns, options.use));
+    const compiled = compile(definition, definition.path, runtime.settings, modules);
     return async (given, params) => {
       const request = withLowerCaseHeaders(given);
       const headers = request.headers ?? EMPTY_HEADERS;

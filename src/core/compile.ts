@@ -45,8 +45,16 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
   }
   const parts: EndpointParts[] = [];
   for (const convention of conventions) {
-    const added = convention.endpoint?.(endpoint, declared[convention.name], { template, settings, where });
-    if (added !== undefined) parts.push(added);
+    if (convention.endpoint === undefined) continue;
+    let added: unknown;
+    try {
+      added = convention.endpoint(endpoint, Object.hasOwn(declared, convention.name) ? declared[convention.name] : undefined, { template, settings, where });
+    } catch (error) {
+      const message = String((error as Error)?.message ?? error);
+      // A convention's own checks name the endpoint already; anything else is said to be the module's.
+      throw error instanceof TypeError && message.includes(where) ? error : new TypeError(`${where}: the module "${convention.name}" failed: ${message}`, { cause: error });
+    }
+    if (added !== undefined) parts.push(checkedParts(added, `${where}: the module "${convention.name}"`));
   }
   const bodyRules = bodyRulesOf(endpoint, settings);
   const { steps, outcomes } = stepsOf(endpoint, template, bodyRules, settings, parts);
@@ -66,6 +74,24 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
     project: pipe(parts.flatMap((part) => (part.project === undefined ? [] : [part.project]))),
   };
+}
+
+/** What a convention gives for an endpoint, checked: steps at known phases that are functions, and hooks that are functions. */
+function checkedParts(given: unknown, what: string): EndpointParts {
+  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project } or undefined`);
+  const { steps, answer, project } = given as EndpointParts;
+  if (steps !== undefined && !Array.isArray(steps)) throw new TypeError(`${what} gave "steps" that are not an array`);
+  for (const step of steps ?? []) {
+    if (typeof step !== 'object' || step === null || typeof step.run !== 'function') throw new TypeError(`${what} gave a step without a "run" function`);
+    if (!PHASES.includes(step.phase)) throw new TypeError(`${what} adds a step at "${String(step.phase)}", which is no phase; use one of ${PHASES.join(', ')}`);
+    if (step.outcomes !== undefined && (!Array.isArray(step.outcomes) || (step.outcomes as unknown[]).some((outcome) => typeof outcome !== 'string' || !Object.hasOwn(OUTCOMES, outcome)))) {
+      throw new TypeError(`${what} gives a step "outcomes" that are not outcomes of the outcome table, such as ['forbidden']`);
+    }
+  }
+  for (const [name, hook] of [['answer', answer], ['project', project]] as const) {
+    if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave an "${name}" that is not a function`);
+  }
+  return given as EndpointParts;
 }
 
 /** The limits and media types of the body an endpoint reads; undefined when it reads none. */
@@ -106,11 +132,6 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
       for (const added of part.steps ?? []) if (added.phase === name) take(added.run, ...(added.outcomes ?? []));
     }
   };
-  for (const part of parts) {
-    for (const added of part.steps ?? []) {
-      if (!PHASES.includes(added.phase)) throw new TypeError(`${endpoint.method} ${template}: a convention adds a step at "${String(added.phase)}", which is no phase; use one of ${PHASES.join(', ')}`);
-    }
-  }
   const bodySchema = readsBody(endpoint) && endpoint.body !== 'unvalidated' ? (endpoint.body as StandardSchema) : undefined;
   // Routing decodes path params before any step: a malformed percent-escape is a 400.
   if (template.includes(':')) reached.add('badRequest');

@@ -41,6 +41,7 @@ export function modulesOf(builtIns: readonly Convention[], use: unknown): readon
     if (options !== undefined && (!Array.isArray(options) || options.some((option) => typeof option !== 'string'))) {
       throw new TypeError(`createApi: the module "${name}" has "options" that are not an array of the names of createApi's options it reads, such as ['cors']`);
     }
+    if (candidate.rank !== undefined && !Number.isFinite(candidate.rank)) throw new TypeError(`createApi: the module "${name}" has a "rank" that is not a finite number`);
     for (const hook of ['api', 'endpoint'] as const) {
       if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') throw new TypeError(`createApi: the module "${candidate.name}" has a "${hook}" that is not a function`);
     }
@@ -52,7 +53,8 @@ export function modulesOf(builtIns: readonly Convention[], use: unknown): readon
     names.set(name, index);
     modules.push(candidate as Convention);
   });
-  return modules;
+  // Ranked modules first, by rank; the others after them, as given (a stable sort keeps their order).
+  return modules.sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity) || 0);
 }
 
 /**

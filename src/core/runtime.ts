@@ -53,7 +53,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       // The error's own code: the body may be the API's own (`problemBody`), without one.
       const { code } = answered.facts;
       settings.report(
-        new Error(`${method} ${path} answered ${status} (${code}), which it does not declare: add it to the endpoint's "errors" so that its documentation lists it`),
+        new Error(`${method} ${path} answered ${status} (${code}), which it does not declare: add it to the endpoint's "errors" (or, when an extension throws it, to the extension's "outcomes") so that its documentation lists it`),
         { requestId: newRequestId(), status, request },
       );
     }

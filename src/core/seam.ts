@@ -93,6 +93,12 @@ export interface Convention {
   readonly name: string;
   /** The options of `createApi` it reads, such as `cors`; any other option is still refused. */
   readonly options?: readonly string[];
+  /**
+   * Its place among restcanon's own conventions, which have one each: within a phase, steps run by
+   * rank, whatever the order of `use`, so that an owner's 403 always comes before a precondition's
+   * 304. A module without a rank runs after every ranked one, in the order of `use`.
+   */
+  readonly rank?: number;
   /** Once per API: checks its options (a mistake throws) and wraps the API's answer to every request. */
   api?(options: Readonly<Record<string, unknown>>, build: ApiBuild): ((respond: Responder) => Responder) | undefined;
   /**

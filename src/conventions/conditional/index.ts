@@ -27,6 +27,7 @@ const VALIDATED: ReadonlySet<string> = new Set(['read', 'create', 'replace', 'up
  */
 export const conditional: Convention = {
   name: 'conditional',
+  rank: 40,
   endpoint(endpoint, declared): EndpointParts | undefined {
     if (declared === undefined) return undefined;
     const { etag, lastModified, requireIfMatch } = declared as ConditionalDeclaration;

@@ -20,6 +20,7 @@ import { allowedOrigin, applyCors, createCorsPolicy, isPreflight, preflightHeade
  */
 export const cors: Convention = {
   name: 'cors',
+  rank: 10,
   options: ['cors'],
   api(options, build) {
     const given = options.cors as CorsOptions | undefined;

@@ -23,6 +23,7 @@ import { checkListFields, linkHeader, pageOf, readList, type ListContext, type L
  */
 export const lists: Convention = {
   name: 'lists',
+  rank: 20,
   endpoint(endpoint, declared, { where }): EndpointParts | undefined {
     if (declared === undefined) return undefined;
     const rules = declared as ListRules;

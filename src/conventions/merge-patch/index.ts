@@ -30,6 +30,7 @@ export interface MergePatchDeclaration {
  */
 export const mergePatchConvention: Convention = {
   name: 'mergePatch',
+  rank: 50,
   endpoint(endpoint, declared, { where, settings }): EndpointParts | undefined {
     if (declared === undefined) return undefined;
     if (endpoint.current === undefined) throw new TypeError(`${where}: a merge patch is applied to the item the URL names, which it does not load`);

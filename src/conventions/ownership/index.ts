@@ -33,6 +33,7 @@ export interface OwnershipDeclaration {
  */
 export const ownership: Convention = {
   name: 'ownership',
+  rank: 30,
   endpoint(endpoint, declared, { where }): EndpointParts | undefined {
     if (declared === undefined) return undefined;
     const { rule, scope } = declared as OwnershipDeclaration;

@@ -16,6 +16,7 @@ import { compileProjection, type Projection } from '../../core/projection.js';
  */
 export const projection: Convention = {
   name: 'projection',
+  rank: 60,
   endpoint(endpoint) {
     const project = projectionOf(endpoint);
     return project === undefined ? undefined : { project };
