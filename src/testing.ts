@@ -1,7 +1,8 @@
 /**
  * restcanon/testing: run handlers and whole APIs without HTTP, in unit tests.
  */
-import type { ApiRequest, ApiResponse, HeaderRecord, QueryRecord } from './core/contract.js';
+import type { ApiRequest, ApiResponse, HeaderRecord, Logger, QueryRecord } from './core/contract.js';
+import { SILENT_LOGGER } from './core/request-id.js';
 import { RequestContext } from './core/context.js';
 import type { AnyContext, Context, Endpoint, State } from './core/endpoint.js';
 import type { PageRequest, SortField } from './conventions/lists/lists.js';
@@ -27,6 +28,10 @@ export interface TestContextParts<Params, Query, Headers, Body, Caller, Paged, S
   item?: unknown;
   /** What the API's extensions would have set on `ctx.state`. */
   state?: State;
+  /** The request's id (`ctx.id`); `'test'` when left out. */
+  id?: string;
+  /** `ctx.log`; one that writes nothing when left out. */
+  log?: Logger;
   page?: Paged;
   sort?: SortField<Sort>[];
   filter?: Filter;
@@ -58,7 +63,7 @@ export function createTestContext<
   checkOptions('createTestContext()', parts, PARTS);
   checkPage(parts.page);
   checkSort(parts.sort);
-  const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, (parts.headers ?? {}) as HeaderRecord, parts.request ?? { method: 'GET', url: '/' }, undefined);
+  const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, (parts.headers ?? {}) as HeaderRecord, parts.request ?? { method: 'GET', url: '/' }, undefined, parts.id ?? 'test', parts.log ?? SILENT_LOGGER);
   ctx.body = parts.body;
   ctx.principal = parts.principal;
   ctx.item = parts.item;
@@ -68,7 +73,7 @@ export function createTestContext<
   return ctx as unknown as Context<Params, Query, Headers, Body, Caller> & { page: Paged; sort: SortField<Sort>[]; filter: Filter };
 }
 
-const PARTS = ['params', 'query', 'headers', 'body', 'principal', 'request', 'item', 'state', 'page', 'sort', 'filter'];
+const PARTS = ['params', 'query', 'headers', 'body', 'principal', 'request', 'item', 'state', 'id', 'log', 'page', 'sort', 'filter'];
 
 const PAGE_SHAPE = '{ limit, size, offset, after, before, key }';
 

@@ -13,6 +13,7 @@ import { bodyAfterFailure, parsedByHost, type ParsedRequest } from './host-body.
 import { answersHostError, bodyParserFailure } from './host-errors.js';
 import { mountPathAbove, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
+import { addHostFacts, type HostSource } from './host-facts.js';
 import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
 import { sendNodeResponse } from './wire.js';
 
@@ -22,7 +23,7 @@ import { sendNodeResponse } from './wire.js';
  * @example
  * const isParsed = (req: ExpressRequest) => req._body === true;
  */
-export interface ExpressRequest extends ParsedRequest {
+export interface ExpressRequest extends ParsedRequest, HostSource {
   /** What a body parser such as `express.json()` made of the body. */
   body?: unknown;
   /** The mount path Express took off `req.url` (`/v1` for `app.use('/v1', ...)`). */
@@ -115,12 +116,12 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
   const fallthrough = options.fallthrough ?? true;
   const basePath = api.basePath;
   const middleware: ExpressMiddleware = (req, res, next) => {
-    respondThrough(api, fromExpressRequest(req, basePath), fallthrough ? PASS_ON : LOWER_CASE_HEADERS, req, res, next);
+    respondThrough(api, fromExpressRequest(req, res, basePath), fallthrough ? PASS_ON : LOWER_CASE_HEADERS, req, res, next);
   };
   const onParserError: ExpressErrorMiddleware = (error, req, res, next) => {
     const type = bodyParserFailure(error);
     if (type === undefined) return next(error);
-    const request = fromExpressRequest(req, basePath);
+    const request = fromExpressRequest(req, res, basePath);
     if (!answersHostError(api, fallthrough, request.url)) return next(error);
     request.body = bodyAfterFailure(req, type, (error as { body?: unknown }).body);
     respondThrough(api, request, LOWER_CASE_HEADERS, req, res, next);
@@ -137,7 +138,7 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
 export function expressHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): ExpressMiddleware {
   const handle = createEndpointHandler(endpoint, options);
   return (req, res, next) => {
-    handle(fromExpressRequest(req), paramsOf(req)).then((response) => sendOrNext(req, res, next, response), next);
+    handle(fromExpressRequest(req, res), paramsOf(req)).then((response) => sendOrNext(req, res, next, response), next);
   };
 }
 
@@ -180,12 +181,12 @@ function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response:
 }
 
 /**
- * The `ApiRequest` of an Express request: its target below the mount path, and the mount path as
- * `baseUrl` (both as {@link targetBelowMount} and {@link mountPathAbove} say, with the API's
- * `basePath`). The stream, or the body a parser already read from it.
+ * The `ApiRequest` of an Express request: its target below the mount path, the mount path as
+ * `baseUrl` (as {@link targetBelowMount} and {@link mountPathAbove} say), the stream or the body a
+ * parser read from it, and what Express knows of it (`req.ip`, pino-http's `req.id` and `req.log`).
  */
-function fromExpressRequest(req: ExpressRequest, basePath = '/'): ApiRequest {
-  const request = fromNodeRequest(req, targetBelowMount(req.url ?? '/', req.originalUrl, req.baseUrl, basePath));
+function fromExpressRequest(req: ExpressRequest, res: ServerResponse, basePath = '/'): ApiRequest {
+  const request = addHostFacts(fromNodeRequest(req, targetBelowMount(req.url ?? '/', req.originalUrl, req.baseUrl, basePath)), { req, res }, req, req.socket?.remoteAddress);
   request.baseUrl = mountPathAbove(req.baseUrl, basePath);
   if (parsedByHost(req)) request.body = req.body;
   return request;
@@ -193,8 +194,6 @@ function fromExpressRequest(req: ExpressRequest, basePath = '/'): ApiRequest {
 
 function paramsOf(req: ExpressRequest): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.params ?? {})) {
-    if (value !== undefined) params[name] = Array.isArray(value) ? value.join('/') : value;
-  }
+  for (const [name, value] of Object.entries(req.params ?? {})) if (value !== undefined) params[name] = Array.isArray(value) ? value.join('/') : value;
   return params;
 }

@@ -3,6 +3,7 @@
  * reads and writes, and the options of its functions. They are structural, so that nothing is
  * imported from fastify, not even a type.
  */
+import type { HostSource } from './host-facts.js';
 import type { HeaderRecord } from '../core/contract.js';
 import type { NodeRequest } from './node-types.js';
 import type { FinishingResponse } from './unread-body.js';
@@ -13,7 +14,7 @@ import type { FinishingResponse } from './unread-body.js';
  * @example
  * const path = (request: FastifyRequestLike) => request.url;
  */
-export interface FastifyRequestLike {
+export interface FastifyRequestLike extends HostSource {
   method: string;
   url: string;
   headers: HeaderRecord;

@@ -13,6 +13,7 @@ import type { FastifyErrorLike, FastifyHandler, FastifyOptions, FastifyPlugin, F
 import { answersHostError, fastifyBodyError, fastifyUrlError } from './host-errors.js';
 import { checkPrefix, normalizePrefix, targetBelowPrefix } from './mount.js';
 import { fromNodeRequest, readNodeBody } from './node.js';
+import { addHostFacts } from './host-facts.js';
 import type { NodeRequest } from './node-types.js';
 import { ANY_HEADERS, LOWER_CASE_HEADERS } from './respond-options.js';
 import { settleUnreadBody } from './unread-body.js';
@@ -117,7 +118,7 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
  * which Fastify does not wait on.
  */
 function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<void> | undefined {
-  const apiRequest = fromFastifyRequest(request, url, prefix);
+  const apiRequest = fromFastifyRequest(request, reply, url, prefix);
   const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
   if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled, request.raw));
   sendFastifyReply(reply, response, request.raw);
@@ -139,14 +140,14 @@ function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLik
 export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
   const handle = createEndpointHandler(endpoint, options);
   return async (request, reply) => {
-    sendFastifyReply(reply, await handle(fromFastifyRequest(request, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
+    sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
   };
 }
 
-function fromFastifyRequest(request: FastifyRequestLike, url: string, baseUrl?: string): ApiRequest {
+function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike, url: string, baseUrl?: string): ApiRequest {
   const raw = request.raw;
-  // The stream and Node's headers (with a repeated Authorization kept), as the node adapter gives them.
-  const apiRequest = fromNodeRequest(raw, url);
+  // The stream and Node's headers (with a repeated Authorization kept), as the node adapter gives them; Fastify's id, ip and logger.
+  const apiRequest = addHostFacts(fromNodeRequest(raw, url), { request, reply }, request, raw.socket?.remoteAddress);
   const headers = request.headers;
   if (headers !== raw.headers) apiRequest.headers = headers;
   // Without a body Fastify ran no parser (a GET, say): the API still gets the stream, read only if the endpoint takes a body.

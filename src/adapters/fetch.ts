@@ -32,6 +32,9 @@ import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unr
 export function toFetch(api: Api): (request: Request, host?: unknown) => Promise<Response> {
   return async (request, host) => {
     const apiRequest = fromFetchRequest(request);
+    // The host's objects: the Request, and what the runtime passed beside it (Node's request and response, Bun's server, ...).
+    apiRequest.host = { request, env: host };
+    if (isNodeHost(host)) apiRequest.ip = host.incoming.socket?.remoteAddress;
     // A Fetch `Headers` gives its names in lower case, and fromFetchRequest copies them as they are.
     const answer = api.respond(apiRequest, LOWER_CASE_HEADERS);
     // Awaited only when it is a promise: awaiting a response that is already there costs a tick.

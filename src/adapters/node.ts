@@ -10,6 +10,7 @@ import { createEndpointHandler } from '../preset.js';
 import type { NodeRequest, NodeResponse } from './node-types.js';
 import { withRepeatedHeaders } from './repeated-headers.js';
 import { LOWER_CASE_HEADERS } from './respond-options.js';
+import { addHostFacts } from './host-facts.js';
 import { drainBody } from './unread-body.js';
 import { sendNodeResponse, writeNodeResponse } from './wire.js';
 
@@ -55,7 +56,7 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
     // No async function around it: a request whose every step was synchronous is written out in the
     // same tick, without a promise. The answer never rejects, and writeNodeResponse answers its own failures.
     return (req, res) => {
-      const answer = api.respond(fromNodeRequest(req), LOWER_CASE_HEADERS);
+      const answer = api.respond(fromNodeRequest(req, req.url, res), LOWER_CASE_HEADERS);
       if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers, req));
       writeNodeResponse(res, answer, answer.headers, req);
       return undefined;
@@ -63,7 +64,7 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   }
   return async (req, res) => {
     try {
-      const response = await api.dispatch(fromNodeRequest(req));
+      const response = await api.dispatch(fromNodeRequest(req, req.url, res));
       if (response === undefined) await fallback(req, res);
       else sendNodeResponse(res, response);
     } catch {
@@ -87,7 +88,7 @@ export function nodeHandler(endpoint: Endpoint, options: EndpointHandlerOptions 
   const handle = createEndpointHandler(endpoint, options);
   return async (req, res, params = {}) => {
     try {
-      sendNodeResponse(res, await handle(fromNodeRequest(req), params));
+      sendNodeResponse(res, await handle(fromNodeRequest(req, req.url, res), params));
     } catch {
       res.destroy();
     }
@@ -103,16 +104,17 @@ export function nodeHandler(endpoint: Endpoint, options: EndpointHandlerOptions 
  * @example
  * const response = await api.handle(fromNodeRequest(req));
  */
-export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/'): ApiRequest {
+export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/', res?: NodeResponse): ApiRequest {
   const headers = req.headers;
   // HTTP/2 frames a body without Content-Length or Transfer-Encoding, so every request gets one; it
   // is read only if the endpoint takes a body, and an empty one reads as none.
-  return {
+  const request: ApiRequest = {
     method: req.method ?? 'GET',
     url,
     headers: headers.authorization === undefined && headers['content-type'] === undefined ? headers : withRepeatedHeaders(headers, req.rawHeaders),
     body: readNodeBody(req),
   };
+  return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket?.remoteAddress);
 }
 
 /**

@@ -33,6 +33,8 @@ export interface UnreadBody {
  */
 export interface ClosingSocket {
   readonly destroyed: boolean;
+  /** The client's address, where the connection knows it. */
+  readonly remoteAddress?: string | undefined;
   destroy(): unknown;
   off(event: 'finish', listener: () => unknown): unknown;
   once(event: 'close', listener: () => void): unknown;

@@ -6,7 +6,8 @@ import type { Compiled, Exchange } from './exchange.js';
 import { buildPath, headerSafeUrl, joinPaths } from './path.js';
 import { OUTCOMES } from './outcomes.js';
 import { applyPolicy } from './policy.js';
-import { newRequestId, reportAside } from './report.js';
+import { reportAside } from './report.js';
+import { requestIdOf } from './request-id.js';
 import { single } from './request.js';
 import type { Settings } from './settings.js';
 import { checkedReply } from './context.js';
@@ -63,18 +64,20 @@ export function failureOf(settings: Settings, error: unknown): Failure {
  * The one place where a failure, thrown or rejected, becomes a problem response: the status the
  * policy gives it, a body in the format `Accept` asks for, and a report for every 5xx. Never throws.
  */
-export function failure(settings: Settings, error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse {
-  return problemAnswer(settings, failureOf(settings, error), request, headers);
+export function failure(settings: Settings, error: unknown, request: ApiRequest, headers: HeaderRecord, id?: string): ApiResponse {
+  return problemAnswer(settings, failureOf(settings, error), request, headers, id);
 }
 
 /**
  * The problem response of a failure. A body that cannot be built (`problemBody.build` throws, gives
  * nothing or what no format writes; a format's serializer throws or gives no string or bytes) is
- * reported, and the plain problem goes out instead, in JSON when the format failed. Never throws.
+ * reported, and the plain problem goes out instead, in JSON when the format failed. Every problem
+ * carries the request's id as its `instance` (`id`, or found as {@link requestIdOf} finds it), which
+ * is what `onError` learns too. Never throws.
  */
-export function problemAnswer(settings: Settings, { facts, reported }: Failure, request: ApiRequest, headers: HeaderRecord): ApiResponse {
+export function problemAnswer(settings: Settings, { facts, reported }: Failure, request: ApiRequest, headers: HeaderRecord, id?: string): ApiResponse {
   const { status } = facts;
-  const instance = status >= 500 ? newRequestId() : undefined;
+  const instance = id ?? requestIdOf(request, headers, settings.requestIdFrom);
   const head = request.method === 'HEAD';
   try {
     const problem = problemOf(facts, instance);
@@ -101,7 +104,7 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
         body = shaped;
         contentType = format.contentType;
       } catch (error) {
-        settings.report(error, { requestId: instance ?? newRequestId(), status, request });
+        settings.report(error, { requestId: instance, status, request });
       }
     }
     if (contentType === undefined) {
@@ -109,20 +112,19 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
       try {
         payload = head ? undefined : format.serializeProblem === undefined ? JSON.stringify(problem) : payloadOf(format.serializeProblem(problem), contentType);
       } catch (error) {
-        settings.report(error, { requestId: instance ?? newRequestId(), status, request });
+        settings.report(error, { requestId: instance, status, request });
         contentType = PROBLEM_JSON;
         payload = JSON.stringify(problem);
       }
     }
     responseHeaders['content-type'] = contentType;
     // Reported once the answer is built, so that an error that fails to build one is reported once.
-    if (instance !== undefined) settings.report(reported, { requestId: instance, status, request });
+    if (status >= 500) settings.report(reported, { requestId: instance, status, request });
     return { status, headers: responseHeaders, body: head ? undefined : body, payload };
   } catch (fault) {
     // Where nothing should throw (an `Accept` that cannot be read, say): a masked 500 of constants.
-    const requestId = instance ?? newRequestId();
-    settings.report(instance === undefined ? fault : reported, { requestId, status: INTERNAL.status, request });
-    const problem = problemOf(INTERNAL, requestId);
+    settings.report(status < 500 ? fault : reported, { requestId: instance, status: INTERNAL.status, request });
+    const problem = problemOf(INTERNAL, instance);
     return { status: INTERNAL.status, headers: { 'content-type': PROBLEM_JSON }, body: head ? undefined : problem, payload: head ? undefined : JSON.stringify(problem) };
   }
 }

@@ -10,6 +10,8 @@ import { joinPaths } from './path.js';
 import type { Outcome } from './outcomes.js';
 import type { StatusPolicy } from './policy.js';
 import { EMPTY_HEADERS, splitUrl, withLowerCaseHeaders } from './request.js';
+import { requestIdOf } from './request-id.js';
+import { isHeaderValue } from './http.js';
 import { createRouter } from './router.js';
 import { NO_ROUTE, optionsResponse } from './answers.js';
 import { compile } from './compile.js';
@@ -264,7 +266,9 @@ function buildApi(options: ApiOptions, builtIns: readonly Convention[], absent: 
     templateOf: (url) => routeOf(url)?.template,
   });
   // A wrapper of a module of `use` may fail on a request: that is a masked 500, never a throw out of `respond`.
-  const answer = modules.some((module) => module.api !== undefined && !builtIns.includes(module)) ? neverFailing(wrapped, runtime) : wrapped;
+  const guarded = modules.some((module) => module.api !== undefined && !builtIns.includes(module)) ? neverFailing(wrapped, runtime) : wrapped;
+  const echo = runtime.settings.requestIdEcho;
+  const answer = echo === undefined ? guarded : echoingIds(guarded, runtime, echo);
 
   const api: Api = {
     handle: (request) => awaited(runtime, answer(request, false) as ApiResponse | Promise<ApiResponse>),
@@ -287,6 +291,26 @@ function buildApi(options: ApiOptions, builtIns: readonly Convention[], absent: 
     problemBody: runtime.settings.problemBody,
   };
   return api;
+}
+
+/**
+ * `respond` that sends every answer with the request's id in the header `echo`: the id is found
+ * once, before anything runs, and given to the request as its own, so that `ctx.id`, the problem's
+ * `instance` and the header agree.
+ */
+function echoingIds(respond: Responder, runtime: Runtime, echo: string): Responder {
+  const { settings } = runtime;
+  const stamp = (response: ApiResponse | undefined, id: string): ApiResponse | undefined => {
+    // An id of the host's that could not go on the wire is not sent back.
+    if (response !== undefined && isHeaderValue(id)) response.headers[echo] = id;
+    return response;
+  };
+  return (given, passUnmatched, lowerCaseHeaders = false) => {
+    const lowered = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
+    const id = requestIdOf(lowered, lowered.headers ?? EMPTY_HEADERS, settings.requestIdFrom);
+    const answer = respond(lowered.id === id ? lowered : { ...lowered, id }, passUnmatched, true);
+    return answer instanceof Promise ? answer.then((response) => stamp(response, id)) : stamp(answer, id);
+  };
 }
 
 /** `respond` that answers a failure of a wrapper as the API answers any failure: it never throws, and its promise never rejects. */
@@ -315,7 +339,7 @@ export interface ApiFacts<Resources, Endpoints, Timeout, Keys> {
   options: Keys;
 }
 
-const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'problemBody', 'timeout'];
+const ENDPOINT_HANDLER_OPTIONS = ['authenticate', 'authorize', 'challenge', 'onError', 'policy', 'bodyLimit', 'maxDepth', 'formats', 'serializerCompiler', 'problemBody', 'timeout', 'logger', 'requestId'];
 const API_OPTIONS = [...ENDPOINT_HANDLER_OPTIONS, 'basePath', 'endpoints', 'resources', 'naming', 'namingAllow', 'openapi', 'use'];
 
 const DECLARE_ENDPOINT = 'declare it with endpoint(method, path, { handle })';
@@ -439,14 +463,20 @@ export function handlerWith(builtIns: readonly Convention[]): CreateEndpointHand
     }
     const runtime = createRuntime(options);
     const compiled = compile(definition, definition.path, runtime.settings, modules);
+    const { requestIdFrom, requestIdEcho } = runtime.settings;
     return async (given, params) => {
-      const request = withLowerCaseHeaders(given);
-      const headers = request.headers ?? EMPTY_HEADERS;
+      const lowered = withLowerCaseHeaders(given);
+      const headers = lowered.headers ?? EMPTY_HEADERS;
+      const id = requestIdOf(lowered, headers, requestIdFrom);
+      const request = lowered.id === id ? lowered : { ...lowered, id };
+      let response: ApiResponse;
       try {
-        return await awaited(runtime, runtime.run(compiled, params, splitUrl(request.url).search, headers, request));
+        response = await awaited(runtime, runtime.run(compiled, params, splitUrl(request.url).search, headers, request));
       } catch (error) {
-        return runtime.fail(error, request, headers);
+        response = runtime.fail(error, request, headers, id);
       }
+      if (requestIdEcho !== undefined && isHeaderValue(id)) response.headers[requestIdEcho] = id;
+      return response;
     };
   };
 }

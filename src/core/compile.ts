@@ -100,7 +100,7 @@ function bodyRulesOf(endpoint: Endpoint, settings: Settings): BodyRules | undefi
   const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
   const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
   return {
-    limit: settings.bodyLimit,
+    limit: endpoint.bodyLimit ?? settings.bodyLimit,
     maxDepth: settings.maxDepth,
     consumes,
     acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },

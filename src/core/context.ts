@@ -1,4 +1,4 @@
-import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
+import type { ApiRequest, HeaderRecord, Logger, QueryRecord } from './contract.js';
 import type { Reply, ChosenOutcome } from './endpoint.js';
 import { answerHeader } from './http.js';
 
@@ -20,11 +20,15 @@ export class RequestContext {
   request: ApiRequest;
   item: unknown;
   state: object;
+  host: unknown;
+  ip: string | undefined;
+  id: string;
+  log: Logger;
   reply: Reply | undefined;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
   readonly choices: ReadonlySet<string> | undefined;
 
-  constructor(params: unknown, query: QueryRecord, headers: HeaderRecord, request: ApiRequest, choices: ReadonlySet<string> | undefined) {
+  constructor(params: unknown, query: QueryRecord, headers: HeaderRecord, request: ApiRequest, choices: ReadonlySet<string> | undefined, id: string, log: Logger) {
     this.params = params;
     this.query = query;
     this.headers = headers;
@@ -33,6 +37,10 @@ export class RequestContext {
     this.request = request;
     this.item = undefined;
     this.state = NO_STATE;
+    this.host = request.host;
+    this.ip = request.ip;
+    this.id = id;
+    this.log = log;
     this.reply = undefined;
     this.choices = choices;
   }

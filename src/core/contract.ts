@@ -28,6 +28,32 @@ export interface ApiRequest {
    * that URLs the API builds, such as `Location`, point where the client can reach them.
    */
   baseUrl?: string | undefined;
+  /**
+   * The host's own objects for this request, as its adapter gives them: `{ req, res }` from
+   * Express, `{ request, reply }` from Fastify, `{ incoming, outgoing }` from node:http, `{ request }`
+   * from Fetch. Undefined in memory (`api.handle`).
+   */
+  host?: unknown;
+  /** The client's address as the host reads it, after its trust-proxy rule (Express's `req.ip`, Fastify's `request.ip`). */
+  ip?: string | undefined;
+  /** The host's id of the request (Fastify's `request.id`): the request's id, on `ctx.id` and in its problems. */
+  id?: string | undefined;
+  /** The host's logger for this request (Fastify's `request.log`, pino-http's `req.log`): `ctx.log`, and where restcanon reports. */
+  log?: Logger | undefined;
+}
+
+/**
+ * A logger as restcanon uses one: pino's call shape, an object of fields then a message. pino,
+ * Fastify's `request.log` and pino-http's `req.log` are such loggers.
+ *
+ * @example
+ * const logger: Logger = { error: (fields, message) => console.error(message, fields), warn: () => {}, info: () => {}, debug: () => {} };
+ */
+export interface Logger {
+  error(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+  info(fields: object, message?: string): void;
+  debug(fields: object, message?: string): void;
 }
 
 /**

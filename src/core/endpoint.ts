@@ -1,5 +1,5 @@
 import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
-import type { ApiRequest, HeaderRecord, QueryRecord } from './contract.js';
+import type { ApiRequest, HeaderRecord, Logger, QueryRecord } from './contract.js';
 import type { Method } from './http.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
 import type { Operation } from './policy.js';
@@ -37,6 +37,17 @@ export type Principal = Register extends { principal: infer P } ? P : unknown;
 export type State = Register extends { state: infer S } ? S : Record<string, unknown>;
 
 /**
+ * The host's own objects for a request (`ctx.host`), typed through {@link Register} by the adapter
+ * an app serves with, or `unknown`.
+ *
+ * @example
+ * declare module 'restcanon' {
+ *   interface Register { host: ExpressHost }
+ * }
+ */
+export type Host = Register extends { host: infer H } ? H : unknown;
+
+/**
  * What `authenticate` gives: the caller (an object, typed by {@link Register}), or `undefined`,
  * `null` or `false` for an anonymous request.
  *
@@ -60,6 +71,14 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   request: ApiRequest;
   /** What the API's extensions set for this request (see `extension()`), typed through {@link Register}. */
   state: State;
+  /** The host's own objects for this request, as its adapter gives them; undefined in memory (`api.handle`). */
+  host: Host | undefined;
+  /** The client's address as the host reads it, after its trust-proxy rule; undefined in memory. */
+  ip: string | undefined;
+  /** The request's id: the host's, or a trusted incoming header's (`requestId.from`), or one of its own; every problem carries it as `instance`. */
+  id: string;
+  /** The host's logger for this request, else `createApi`'s `logger`, else one that writes nothing. */
+  log: Logger;
   /**
    * The item the URL names, when it was loaded before the handler ran (for an owner rule, a
    * precondition or a merge patch): what `read` gave. Undefined otherwise.
@@ -167,6 +186,8 @@ export interface Endpoint<Facts = unknown> {
   /** The body's schema; `'unvalidated'` takes any body; `'ignored'` lets one arrive unread; undefined takes none. */
   readonly body: BodyOption | undefined;
   readonly consumes: readonly string[];
+  /** The largest body it reads, in bytes, where it differs from the API's `bodyLimit`. */
+  readonly bodyLimit?: number | undefined;
   readonly public: boolean;
   readonly authorize: readonly Authorize[];
   readonly guards: readonly Guard[];

@@ -4,7 +4,7 @@ import type { AnyContext, State } from './endpoint.js';
 import { settled, type Exchange, type Step } from './exchange.js';
 import { checkFunction, checkOptions } from './options.js';
 import { ERROR_OUTCOMES, type ErrorOutcome } from './outcomes.js';
-import { newRequestId } from './report.js';
+import { newRequestId } from './request-id.js';
 import { withLowerCaseHeaders } from './request.js';
 import type { ApiBuild, Convention, PhaseStep, Responder } from './seam.js';
 

@@ -138,7 +138,14 @@ export function checkHeader(where: string, name: string, value: unknown): void {
   if (typeof value !== 'string' || !isHeaderValue(value)) throw new TypeError(`${where}: the value of header "${name}" must be a string without control characters or characters beyond Latin-1`);
 }
 
-function isHeaderValue(value: string): boolean {
+/**
+ * Whether a string can go on the wire as a header value: no control character but tab, nothing
+ * beyond Latin-1.
+ *
+ * @example
+ * isHeaderValue('req-1'); // true
+ */
+export function isHeaderValue(value: string): boolean {
   for (let index = 0; index < value.length; index++) {
     const code = value.charCodeAt(index);
     if ((code < 0x20 && code !== 0x09) || code === 0x7f || code > 0xff) return false;

@@ -1,17 +1,6 @@
 import type { Exchange } from './exchange.js';
 
 /**
- * The id of one report to `onError`, which a 5xx problem also carries as its `instance`: a URN that
- * says nothing about the server.
- *
- * @example
- * newRequestId(); // 'urn:uuid:0b6c2d0e-...'
- */
-export function newRequestId(): string {
-  return `urn:uuid:${globalThis.crypto.randomUUID()}`;
-}
-
-/**
  * Reports something an operator should see while the request still succeeds (a list item dropped by
  * `owner`, a `location` that failed): with an id of its own and the status the request gets.
  *
@@ -20,5 +9,5 @@ export function newRequestId(): string {
  */
 export function reportAside(exchange: Exchange, error: unknown): void {
   const { settings } = exchange;
-  settings.report(error, { requestId: newRequestId(), status: settings.policy.decide(exchange.compiled.endpoint.operation), request: exchange.ctx.request });
+  settings.report(error, { requestId: exchange.ctx.id, status: settings.policy.decide(exchange.compiled.endpoint.operation), request: exchange.ctx.request });
 }

@@ -6,8 +6,9 @@ import { HttpError, withoutStack } from './errors.js';
 import type { Compiled, Exchange } from './exchange.js';
 import { json } from '../formats/formats.js';
 import { OUTCOMES } from './outcomes.js';
-import { newRequestId } from './report.js';
+import { newRequestId } from './request-id.js';
 import { emptyQuery, parseQuery } from './request.js';
+import { requestIdOf } from './request-id.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
 import { runSteps } from './steps.js';
@@ -22,7 +23,8 @@ export interface Runtime {
   settings: Settings;
   /** The response, or its promise when a step had to wait. Never throws, and the promise never rejects. */
   run(compiled: Compiled, rawParams: Record<string, string>, search: string, headers: HeaderRecord, request: ApiRequest): ApiResponse | Promise<ApiResponse>;
-  fail(error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse;
+  /** The problem of a failure; `id` is the request's, when it has one already. */
+  fail(error: unknown, request: ApiRequest, headers: HeaderRecord, id?: string): ApiResponse;
 }
 
 /** Checks the options of an API (or of one endpoint) and prepares its runtime. */
@@ -31,21 +33,21 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   if (settings.timeout !== undefined) {
     settings.deadlines = createDeadlines<Timed>(settings.timeout, (timed) => {
       const exchange = timed as Exchange;
-      answerWith(exchange, fail(TIMED_OUT, exchange.ctx.request, exchange.headers));
+      answerWith(exchange, fail(TIMED_OUT, exchange.ctx.request, exchange.headers, exchange.ctx.id));
       exchange.stop?.();
     });
   }
 
-  const fail = (error: unknown, request: ApiRequest, headers: HeaderRecord): ApiResponse => failure(settings, error, request, headers);
+  const fail = (error: unknown, request: ApiRequest, headers: HeaderRecord, id?: string): ApiResponse => failure(settings, error, request, headers, id);
 
   /**
    * A failure of an endpoint's steps. Outside production, a 4xx the endpoint's outcomes do not list
    * (a handler's undeclared `ConflictError`, say) is reported once per endpoint and status, so that
    * its documentation can be completed; the client's answer is the same either way.
    */
-  function failEndpoint(error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled): ApiResponse {
+  function failEndpoint(error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled, id: string | undefined): ApiResponse {
     const answered = failureOf(settings, error);
-    const response = problemAnswer(settings, answered, request, headers);
+    const response = problemAnswer(settings, answered, request, headers, id);
     const { status } = response;
     if (settings.development && status < 500 && !compiled.statuses.has(status) && !compiled.undeclared.has(status)) {
       compiled.undeclared.add(status);
@@ -54,7 +56,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const { code } = answered.facts;
       settings.report(
         new Error(`${method} ${path} answered ${status} (${code}), which it does not declare: add it to the endpoint's "errors" (or, when an extension throws it, to the extension's "outcomes") so that its documentation lists it`),
-        { requestId: newRequestId(), status, request },
+        { requestId: id ?? newRequestId(), status, request },
       );
     }
     return response;
@@ -95,15 +97,17 @@ function run(
   headers: HeaderRecord,
   request: ApiRequest,
   settings: Settings,
-  fail: (error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled) => ApiResponse,
+  fail: (error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled, id: string | undefined) => ApiResponse,
 ): ApiResponse | Promise<ApiResponse> {
+  let id: string | undefined;
   try {
+    id = requestIdOf(request, headers, settings.requestIdFrom);
     const exchange: Exchange = {
       compiled,
       settings,
       headers,
       rawParams,
-      ctx: new RequestContext(rawParams, search === '' ? emptyQuery() : parseQuery(search), headers, request, compiled.choices) as unknown as AnyContext,
+      ctx: new RequestContext(rawParams, search === '' ? emptyQuery() : parseQuery(search), headers, request, compiled.choices, id, request.log ?? settings.logger) as unknown as AnyContext,
       format: json,
       mediaType: undefined,
       issues: undefined,
@@ -130,14 +134,14 @@ function run(
         try {
           response = succeed(exchange);
         } catch (error) {
-          response = fail(error, request, headers, compiled);
+          response = fail(error, request, headers, compiled, id);
         }
         answerWith(exchange, response);
       },
-      (error: unknown) => answerWith(exchange, fail(error, request, headers, compiled)),
+      (error: unknown) => answerWith(exchange, fail(error, request, headers, compiled, id)),
     );
     return answer;
   } catch (error) {
-    return fail(error, request, headers, compiled);
+    return fail(error, request, headers, compiled, id);
   }
 }

@@ -1,5 +1,5 @@
 import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
-import type { ApiRequest, ErrorInfo } from './contract.js';
+import type { ApiRequest, ErrorInfo, Logger } from './contract.js';
 import type { AnyContext, Authenticated } from './endpoint.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, MISSING_ITEM, type HttpError, type ProblemDetails } from './errors.js';
 import { checkFunction, checkOptions } from './options.js';
@@ -7,6 +7,8 @@ import { checkSchema, type StandardSchema } from './standard-schema.js';
 import { createNegotiator, json, type Serializer } from '../formats/formats.js';
 import { checkedPolicy, DEFAULT_POLICY, type StatusPolicy } from './policy.js';
 import { splitUrl } from './request.js';
+import { SILENT_LOGGER } from './request-id.js';
+import { HEADER_NAME } from './http.js';
 import type { Deadlines, Timed } from './deadlines.js';
 
 /**
@@ -68,6 +70,17 @@ export interface RuntimeOptions {
    * `api.handle`, the deadline keeps the process alive, so that the 503 arrives in a script too.
    */
   timeout?: number | false;
+  /**
+   * A pino-compatible logger: `ctx.log` where the host gives none, and where restcanon reports an
+   * unexpected error when there is no `onError` (before, and in place of, `console.error`).
+   */
+  logger?: Logger;
+  /**
+   * Request ids. `from` names an incoming header whose id the API trusts (a proxy's `X-Request-Id`;
+   * only a plain id of at most 128 characters is taken); `echo` names a response header that every
+   * answer carries the request's id in. The host's own id (Fastify's `request.id`) comes first.
+   */
+  requestId?: { from?: string; echo?: string };
 }
 
 /**
@@ -102,18 +115,50 @@ export interface Settings {
   deadlines: Deadlines<Timed> | undefined;
   /** Not in production (`NODE_ENV`): undeclared errors are reported. */
   development: boolean;
+  /** `ctx.log` where the host gives none. */
+  logger: Logger;
+  /** The incoming header whose id the API trusts, lower case. */
+  requestIdFrom: string | undefined;
+  /** The response header every answer carries the request's id in, lower case. */
+  requestIdEcho: string | undefined;
 }
 
 /**
  * Without `onError`, an unexpected error is written once to `console.error` with what an operator
  * needs to find it again (the id the client got, the method and path, the stack); never to the client.
  */
-function logError(error: unknown, info: ErrorInfo): void {
+function logError(error: unknown, info: ErrorInfo, logger: Logger | undefined): void {
   try {
-    console.error(`restcanon: ${info.status} ${info.requestId} ${info.request.method} ${splitUrl(info.request.url).path}`, error);
+    const path = splitUrl(info.request.url).path;
+    if (logger === undefined) console.error(`restcanon: ${info.status} ${info.requestId} ${info.request.method} ${path}`, error);
+    else logger.error({ err: error, requestId: info.requestId, status: info.status, method: info.request.method, path }, 'restcanon: an error the client does not see');
   } catch {
-    // A console that throws must not change what the client gets.
+    // A logger that throws must not change what the client gets.
   }
+}
+
+const REQUEST_ID_OPTIONS = ['from', 'echo'];
+
+function checkRequestId(value: RuntimeOptions['requestId']): { from: string | undefined; echo: string | undefined } {
+  if (value === undefined) return { from: undefined, echo: undefined };
+  if (typeof value !== 'object' || value === null) throw new TypeError('createApi: "requestId" must be { from, echo }: the incoming header to trust, the response header to send the id in');
+  checkOptions('createApi(): "requestId"', value, REQUEST_ID_OPTIONS);
+  const name = (which: 'from' | 'echo'): string | undefined => {
+    const given: unknown = value[which];
+    if (given === undefined) return undefined;
+    if (typeof given !== 'string' || !HEADER_NAME.test(given)) throw new TypeError(`createApi: "requestId.${which}" must be a header name, such as 'x-request-id'`);
+    return given.toLowerCase();
+  };
+  return { from: name('from'), echo: name('echo') };
+}
+
+function checkLogger(logger: unknown): Logger | undefined {
+  if (logger === undefined) return undefined;
+  const candidate = logger as Partial<Record<keyof Logger, unknown>> | null;
+  if (typeof candidate !== 'object' || candidate === null || (['error', 'warn', 'info', 'debug'] as const).some((level) => typeof candidate[level] !== 'function')) {
+    throw new TypeError('createApi: "logger" must be a logger with error, warn, info and debug functions, such as a pino logger');
+  }
+  return logger as Logger;
 }
 
 /** A header value restcanon sends from an option: refused at definition time when it could split a header. */
@@ -181,8 +226,10 @@ export function createSettings(options: RuntimeOptions): Settings {
   if (formats.length === 0) throw new TypeError('createApi: "formats" needs at least one serializer, such as json');
   const served = formats.map(checkedFormat);
   const onError = options.onError;
+  const logger = checkLogger(options.logger);
+  const requestId = checkRequestId(options.requestId);
   function report(error: unknown, info: ErrorInfo): void {
-    if (onError === undefined) return logError(error, info);
+    if (onError === undefined) return logError(error, info, info.request.log ?? logger);
     try {
       const returned: unknown = onError(error, info);
       // An async onError returns a promise: its rejection must not become an unhandled one either.
@@ -212,6 +259,9 @@ export function createSettings(options: RuntimeOptions): Settings {
     forbiddenItem: forbidden === MISSING_ITEM.status && notFound === MISSING_ITEM.status ? MISSING_ITEM : FORBIDDEN_ITEM,
     deadlines: undefined,
     development: (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV !== 'production',
+    logger: logger ?? SILENT_LOGGER,
+    requestIdFrom: requestId.from,
+    requestIdEcho: requestId.echo,
   };
   return settings;
 }

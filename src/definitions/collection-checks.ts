@@ -11,7 +11,7 @@ const DEFINITION_OPTIONS = [
 ];
 const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'outcomes', 'errors', 'handle', 'response'];
 /** Create, replace and update receive a body, and may each have a schema of their own for it. */
-const BODY_OPERATION_OPTIONS = [...OPERATION_OPTIONS, 'body'];
+const BODY_OPERATION_OPTIONS = [...OPERATION_OPTIONS, 'body', 'bodyLimit'];
 const UPDATE_OPTIONS = [...BODY_OPERATION_OPTIONS, 'merge'];
 const OWNER_OPTIONS = ['rule', 'on', 'scope'];
 /** The operations whose owner check loads the item through read before the handler runs. */

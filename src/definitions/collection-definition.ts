@@ -134,10 +134,12 @@ export interface OperationDeclarations<
   remove: { errors: RemoveErrors; response: RemoveResponse };
 }
 
-/** The option of create, replace and update besides the others: a body schema of their own. */
+/** The options of create, replace and update besides the others: a body schema and a body limit of their own. */
 export interface OwnBody<Schema> {
   /** This operation's body, instead of the collection's (`body`, or `patch` for update): a schema, or `'unvalidated'`. */
   body?: Schema;
+  /** The largest body this operation reads, in bytes, instead of the API's `bodyLimit`. */
+  bodyLimit?: number;
 }
 
 /** The options of update besides the others. */

@@ -266,6 +266,7 @@ function toEndpoint(
     headers: undefined,
     body: merge !== undefined ? 'unvalidated' : bodyOf(definition, operation),
     consumes: merge !== undefined ? [MERGE_PATCH_TYPE, 'application/json'] : ['application/json'],
+    bodyLimit: 'bodyLimit' in options ? (options.bodyLimit as number | undefined) : undefined,
     public: isPublic,
     authorize,
     guards,

@@ -60,6 +60,7 @@ export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
   checkOutcomes(definition, where);
   checkDeclaredErrors(definition.errors, where);
   checkConventions(definition.conventions, where);
+  checkBodyLimit(definition, where);
   // A declared response is cut down to what it declares: the projection convention does that, on every endpoint that has one.
   const conventions = definition.response === undefined ? definition.conventions : { ...definition.conventions, projection: true };
   return Object.freeze({ ...definition, conventions: conventions === undefined ? undefined : Object.freeze(conventions) });
@@ -89,9 +90,16 @@ function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string):
 }
 
 const DEFINITION_KEYS = [
-  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'guards', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'bodyLimit', 'public', 'authorize', 'guards', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
   'current', 'conventions', 'handle',
 ];
+
+/** A body limit of its own: a whole number of bytes, on an endpoint that reads a body. */
+function checkBodyLimit({ bodyLimit, method, body }: Endpoint, where: string): void {
+  if (bodyLimit === undefined) return;
+  if (typeof bodyLimit !== 'number' || !Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new TypeError(`${where}: "bodyLimit" must be a whole number of bytes, at least 0; got ${String(bodyLimit)}`);
+  if (!BODY_METHODS.has(method) || body === undefined || body === 'ignored') throw new TypeError(`${where}: "bodyLimit" limits the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "bodyLimit"`);
+}
 
 function checkConventions(conventions: unknown, where: string): void {
   if (conventions === undefined) return;

@@ -61,6 +61,8 @@ export interface EndpointConfig<
   body?: BodySchema;
   /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
   consumes?: readonly string[];
+  /** The largest body this endpoint reads, in bytes, instead of the API's `bodyLimit` (an upload larger, a form smaller). */
+  bodyLimit?: number;
   /** Reachable without a principal when the API authenticates. */
   public?: IsPublic;
   /** Extra permission check; `false` answers 403. Not on a public endpoint, which answers every caller alike. */

@@ -11,7 +11,7 @@ import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
 import { checkBodyOption, freezeEndpoint, publicRule } from './endpoint-checks.js';
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
 
@@ -92,6 +92,7 @@ export function endpoint<
     headers: config.headers,
     body: config.body,
     consumes: config.consumes ?? ['application/json'],
+    bodyLimit: config.bodyLimit,
     public: config.public === true,
     authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],
     guards: [],

@@ -283,7 +283,7 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
       // A declared error says what it means here, and may add members to the problem.
       const declared = endpoint.errors?.[outcome as ErrorOutcome];
       const described = typeof declared === 'string' ? declared : declared?.description;
-      entry.reasons.push(described ?? (outcome === 'payloadTooLarge' ? `${meaning} (${api.bodyLimit} bytes)` : meaning));
+      entry.reasons.push(described ?? (outcome === 'payloadTooLarge' ? `${meaning} (${endpoint.bodyLimit ?? api.bodyLimit} bytes)` : meaning));
       if (typeof declared === 'object' && declared.schema !== undefined) entry.extensions.push(book.model(declared.schema, [`${capitalize(outcome)}Problem`]));
       entry.validation ||= outcome === 'badRequest';
       errors.set(status, entry);

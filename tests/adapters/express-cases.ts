@@ -9,7 +9,7 @@ import { expressHandler, toExpress } from '../../src/adapters/express.js';
 import { createApi, endpoint, type Api } from '../../src/index.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
 import { BODY_LIMIT, SECRET, fixtureApi, handlerOptions } from '../fixture/api.js';
-import { expectProblem } from '../helpers/problem.js';
+import { expectProblem, withoutInstance } from '../helpers/problem.js';
 
 type Express = typeof express;
 
@@ -26,6 +26,13 @@ async function call(server: MountedServer, method: string, path: string, init: {
   delete headerRecord.date;
   delete headerRecord.etag;
   return { status: response.status, headers: headerRecord, text: await response.text() };
+}
+
+/** An answer as two requests get it alike: a problem names its own request in `instance`, which is left out. */
+function alike(answer: Awaited<ReturnType<typeof call>>): unknown {
+  if (answer.headers['content-type']?.startsWith('application/problem+json') !== true) return answer;
+  const { 'content-length': _length, ...headers } = answer.headers;
+  return { ...answer, headers, text: withoutInstance(JSON.parse(answer.text)) };
 }
 
 export function runExpressSuite(name: string, express: Express): void {
@@ -208,7 +215,7 @@ export function runExpressSuite(name: string, express: Express): void {
         parsed.store.reset();
         const withoutParser = await call(plainServer, method, path, init);
         const withParser = await call(parsedServer, method, path, init);
-        expect(withParser).toEqual(withoutParser);
+        expect(alike(withParser)).toEqual(alike(withoutParser));
       });
     }
   });

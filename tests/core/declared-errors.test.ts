@@ -29,7 +29,7 @@ describe('declared errors', () => {
     expect(api.routes[0]!.outcomes).toEqual(expect.arrayContaining(['conflict', 'gone']));
     const response = await api.handle(post('taken@example.com'));
     expect(response.status).toBe(409);
-    expect(response.body).toEqual({ type: 'about:blank', title: 'Conflict', status: 409, code: 'RC_CONFLICT', detail: 'An account with this email exists' });
+    expect(response.body).toEqual({ type: 'about:blank', title: 'Conflict', status: 409, code: 'RC_CONFLICT', detail: 'An account with this email exists', instance: expect.any(String) });
     expect(reports).toEqual([]);
   });
 
@@ -38,7 +38,7 @@ describe('declared errors', () => {
     const api = createApi({ endpoints: [signup({ gone: 'The invitation was used' })], onError: (error, info) => reports.push([error, info]) });
     for (let round = 0; round < 3; round++) expect((await api.handle(post('taken@example.com'))).status).toBe(409);
     expect(reports).toHaveLength(1);
-    expect(String((reports[0]![0] as Error).message)).toBe('POST /accounts answered 409 (RC_CONFLICT), which it does not declare: add it to the endpoint\'s "errors" so that its documentation lists it');
+    expect(String((reports[0]![0] as Error).message)).toBe('POST /accounts answered 409 (RC_CONFLICT), which it does not declare: add it to the endpoint\'s "errors" (or, when an extension throws it, to the extension\'s "outcomes") so that its documentation lists it');
     expect(reports[0]![1]).toMatchObject({ status: 409, requestId: expect.stringMatching(/^urn:uuid:/) });
     // A 404 of a read is the operation's own outcome: nothing to declare.
     const read = createApi({ endpoints: [endpoint('GET', '/accounts/:id', { handle: () => { throw new NotFoundError(); } })], onError: (error, info) => reports.push([error, info]) });

@@ -50,7 +50,8 @@ function apiBy(policy: StatusPolicy) {
   });
 }
 
-const get = (api: ReturnType<typeof apiBy>, url: string, headers: Record<string, string> = {}) => api.handle({ method: 'GET', url, headers });
+// One request id for every request (a host's, as Fastify's `request.id`): answers alike are then alike to the byte.
+const get = (api: ReturnType<typeof apiBy>, url: string, headers: Record<string, string> = {}) => api.handle({ method: 'GET', url, headers, id: 'req-1' });
 
 describe('a concealing error moved elsewhere says nothing of itself (docs/status-policy.md: conceals)', () => {
   it('unauthorized: 404 hides the 401\'s code, detail and challenge: a rejected token and no token answer alike', async () => {

@@ -34,7 +34,8 @@ function apiWith(formats: readonly Serializer[], options: Omit<ApiOptions, 'form
   });
 }
 
-const get = (api: Api, url: string, accept?: string) => api.handle({ method: 'GET', url, headers: accept === undefined ? {} : { accept } });
+// A host's request id, so that a problem's bytes are known in full.
+const get = (api: Api, url: string, accept?: string) => api.handle({ method: 'GET', url, headers: accept === undefined ? {} : { accept }, id: 'req-1' });
 
 describe('negotiate', () => {
   it.each([
@@ -188,7 +189,7 @@ describe('error bodies follow negotiation', () => {
     expect(response.status).toBe(404);
     expect(response.headers).toEqual({ 'content-type': 'application/problem+xml; charset=utf-8', vary: 'Accept' });
     expect(response.payload).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><problem xmlns="urn:ietf:rfc:7807"><type>about:blank</type><title>Not Found</title><status>404</status><code>RC_NOT_FOUND</code></problem>',
+      '<?xml version="1.0" encoding="UTF-8"?><problem xmlns="urn:ietf:rfc:7807"><type>about:blank</type><title>Not Found</title><status>404</status><code>RC_NOT_FOUND</code><instance>req-1</instance></problem>',
     );
   });
 
@@ -199,10 +200,10 @@ describe('error bodies follow negotiation', () => {
   });
 
   it('every validation issue, as RFC 9457 <i> elements', async () => {
-    const response = await api.handle({ method: 'POST', url: '/users', headers: { accept: 'application/xml', 'content-type': 'application/json' }, body: '{"name":5}' });
+    const response = await api.handle({ method: 'POST', url: '/users', headers: { accept: 'application/xml', 'content-type': 'application/json' }, body: '{"name":5}', id: 'req-1' });
     expect(response.status).toBe(400);
     expect(response.payload).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><problem xmlns="urn:ietf:rfc:7807"><type>about:blank</type><title>Bad Request</title><status>400</status><code>RC_INVALID_INPUT</code><detail>The request has 1 invalid value</detail><errors><i><in>body</in><pointer>#/name</pointer><detail>must be a string</detail></i></errors></problem>',
+      '<?xml version="1.0" encoding="UTF-8"?><problem xmlns="urn:ietf:rfc:7807"><type>about:blank</type><title>Bad Request</title><status>400</status><code>RC_INVALID_INPUT</code><detail>The request has 1 invalid value</detail><instance>req-1</instance><errors><i><in>body</in><pointer>#/name</pointer><detail>must be a string</detail></i></errors></problem>',
     );
   });
 });

@@ -48,8 +48,10 @@ export interface ExpectedProblem {
   type?: string;
   /** Headers the answer carries with these values; a header given as `undefined` is absent. */
   headers?: Readonly<Record<string, string | undefined>>;
-  /** The body has no member besides type, title, status, code and (when given) detail. */
+  /** The body has no member besides type, title, status, code, instance and (when given) detail. */
   exact?: boolean;
+  /** The request's id the problem names as its `instance`; any string when left out. */
+  instance?: string;
   /** Strings no part of the answer may hold, besides the fixture's secret. */
   secrets?: readonly string[];
 }
@@ -101,6 +103,8 @@ export function expectProblem(response: ApiResponse | WireAnswer, expected: Expe
     status,
     code: expected.code ?? expect.stringMatching(/^RC_/),
     ...(expected.detail === undefined ? {} : { detail: expected.detail }),
+    // Every problem names its request: the id onError learns, and a host's or a trusted header's when given.
+    instance: expected.instance ?? expect.any(String),
   };
   if (expected.exact === true) expect(problem).toEqual(members);
   else expect(problem).toMatchObject(members);
@@ -126,4 +130,17 @@ export function expectProblem(response: ApiResponse | WireAnswer, expected: Expe
  */
 export async function answerOf(response: Response): Promise<WireAnswer> {
   return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+}
+
+/**
+ * A problem without its `instance`, the id of the request that got it: two answers to two requests
+ * are the same answer when all else is the same.
+ *
+ * @example
+ * expect(withoutInstance(hidden.body)).toEqual(withoutInstance(missing.body));
+ */
+export function withoutInstance(body: unknown): unknown {
+  expect(body).toHaveProperty('instance', expect.any(String));
+  const { instance: _instance, ...rest } = body as Record<string, unknown>;
+  return rest;
 }

@@ -15,7 +15,7 @@ import { toNodeListener } from '../../src/adapters/node.js';
 import { createClient } from '../../src/client/index.js';
 import { collection, ConflictError, createApi, createStatusPolicy, endpoint, json, text, type Api, type ApiResponse, type StandardSchema } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
-import { expectProblem } from '../helpers/problem.js';
+import { expectProblem, withoutInstance } from '../helpers/problem.js';
 import { ADAPTER_SETUPS, rawRequest } from './raw-http.js';
 
 const callers: Record<string, { id: number; name: string }> = { 'Bearer alice': { id: 1, name: 'alice' }, 'Bearer bob': { id: 2, name: 'bob' } };
@@ -625,12 +625,12 @@ describe('conditional requests: tag lists, wildcards and weak tags', () => {
     for (const headers of [{ 'if-none-match': '*' }, { 'if-none-match': '"4"' }, { 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' }]) {
       const foreign = await api.handle({ method: 'GET', url: '/articles/1', headers: { ...as('bob'), ...headers } });
       expect(foreign.status).toBe(404);
-      expect(foreign.payload).toBe(missing.payload);
+      expect(withoutInstance(foreign.body)).toEqual(withoutInstance(missing.body));
     }
     for (const headers of [{ 'if-match': '"0"' }, { 'if-match': '*' }, { 'if-none-match': '*' }]) {
       const foreign = await put('/articles/1', headers, 'bob');
       expect(foreign.status).toBe(404);
-      expect(foreign.payload).toBe(missing.payload);
+      expect(withoutInstance(foreign.body)).toEqual(withoutInstance(missing.body));
     }
   });
 });

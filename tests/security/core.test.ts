@@ -202,10 +202,13 @@ describe('forbidden: 404 answers someone else\'s item exactly as a missing one',
       ],
       authenticate: () => ({ id: 1 }),
       policy: createStatusPolicy({ forbidden: 404 }),
+      // Each problem names its request: two requests of one id get the very same bytes.
+      requestId: { from: 'x-request-id' },
     });
+    const headers = { 'x-request-id': 'req-1' };
     for (const method of ['GET', 'DELETE']) {
-      const foreign = await api.handle({ method, url: '/projects/2' });
-      const missing = await api.handle({ method, url: '/projects/3' });
+      const foreign = await api.handle({ method, url: '/projects/2', headers });
+      const missing = await api.handle({ method, url: '/projects/3', headers });
       expect(foreign.status).toBe(404);
       expect(foreign.headers).toEqual(missing.headers);
       expect(foreign.payload).toBe(missing.payload);

@@ -1,6 +1,6 @@
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../../core/contract.js';
 import { optionsResponse } from '../../core/answers.js';
-import { newRequestId } from '../../core/report.js';
+import { newRequestId } from '../../core/request-id.js';
 import { EMPTY_HEADERS, withLowerCaseHeaders } from '../../core/request.js';
 import type { ApiBuild, Convention, Responder } from '../../core/seam.js';
 import { allowedOrigin, applyCors, createCorsPolicy, isPreflight, preflightHeaders, PREFLIGHT_VARY, responseHeaders, type CorsOptions, type CorsPolicy } from './cors.js';
