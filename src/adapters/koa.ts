@@ -1,0 +1,130 @@
+/**
+ * restcanon/koa: serve an API from Koa 2 or Koa 3 as a middleware. The types are structural, so
+ * nothing is imported from koa.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { ApiRequest, ApiResponse } from '../core/contract.js';
+import type { Api } from '../core/api.js';
+import { checkOptions } from '../core/options.js';
+import { parsedByHost } from './host-body.js';
+import { koaMountPath, mountPathAbove, targetBelowMount } from './mount.js';
+import { fromNodeRequest } from './node.js';
+import type { NodeResponse } from './node-types.js';
+import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
+import { writeNodeResponse } from './wire.js';
+
+/**
+ * The parts of a Koa context that restcanon reads and writes, common to Koa 2 and 3.
+ *
+ * @example
+ * const below = (ctx: KoaContext) => ctx.url !== ctx.originalUrl;
+ */
+export interface KoaContext {
+  /** Node's request: its headers, and its stream, which the API reads unless a body parser did. */
+  req: IncomingMessage;
+  /** Node's response, which the API's answer is written to. */
+  res: NodeResponse;
+  /** The target below a koa-mount mount path (koa-mount sets it as it goes in). */
+  url: string;
+  /** The target as it was sent. */
+  originalUrl: string;
+  /** What a body parser (koa-bodyparser, @koa/bodyparser) made of the body, and the text it read. */
+  request: { body?: unknown; rawBody?: unknown };
+  /** Set to false once the answer is written, so that Koa does not write one of its own. */
+  respond?: boolean;
+  /** Set by koa-mount: the innermost mount path. */
+  mountPath?: string | undefined;
+}
+
+/**
+ * Koa's `next`: the rest of the middleware, as a promise.
+ *
+ * @example
+ * const passOn = (ctx: KoaContext, next: KoaNext) => next();
+ */
+export type KoaNext = () => Promise<unknown>;
+
+/**
+ * A Koa middleware, as `app.use`, koa-mount and @koa/router take it.
+ *
+ * @example
+ * app.use(toKoa(api) satisfies KoaMiddleware);
+ */
+export type KoaMiddleware = (ctx: KoaContext, next: KoaNext) => Promise<unknown> | undefined;
+
+/**
+ * Options of {@link toKoa}.
+ *
+ * @example
+ * app.use(mount('/v1', toKoa(api, { fallthrough: false } satisfies KoaOptions)));
+ */
+export interface KoaOptions {
+  /**
+   * Whether a request for a path the API does not know goes on with `next()` (the default), or gets
+   * the API's 404 problem, for an API that owns every path below its mount point.
+   */
+  fallthrough?: boolean;
+}
+
+const KOA_OPTIONS = ['fallthrough'];
+
+/**
+ * Serves an API as a Koa 2 or Koa 3 middleware. A path the API does not know goes on to `next()`,
+ * with its body unread; a known path with another method is the API's 405.
+ *
+ * Mounted with koa-mount (`app.use(mount('/v1', toKoa(api)))`), the API routes the target below the
+ * mount path as it was sent, and builds its `Location` and page links on the mount path. @koa/router
+ * takes nothing off the target: below one of its prefixes, give the API that prefix as its
+ * `basePath`. A mount path that ends with the API's `basePath` is the base path written twice: the
+ * API is served once, at `/api/v1/...`.
+ *
+ * A body that a parser before it (koa-bodyparser, @koa/bodyparser) read is checked as the stream
+ * would be: the API parses the text the parser read (`ctx.request.rawBody`), with its own limit,
+ * depth and key checks, or takes `ctx.request.body` where no text was kept. A body such a parser
+ * refuses is the parser's error (Koa's answer): mount the API before the parser for the API to
+ * answer every body of its paths, after its own authentication.
+ *
+ * The answer is written to Node's response (`ctx.respond = false`), byte for byte as
+ * `toNodeListener` writes it. Through `ctx.body`, Koa would drop the headers of a 204 or 304 it
+ * thinks belong to a body, answer a status without a body with its own text (or turn it into a 204),
+ * and write a `Uint8Array` as JSON. Middleware that runs after `await next()` sees the status in
+ * `ctx.status`, but cannot change the answer's headers or body any more.
+ *
+ * @example
+ * app.use(toKoa(api));
+ * app.use(mount('/v1', toKoa(api, { fallthrough: false })));
+ */
+export function toKoa(api: Api, options: KoaOptions = {}): KoaMiddleware {
+  checkOptions('toKoa()', options, KOA_OPTIONS);
+  const respondOptions = (options.fallthrough ?? true) ? PASS_ON : LOWER_CASE_HEADERS;
+  const basePath = api.basePath;
+  return (ctx, next) => {
+    const answer = api.respond(fromKoaContext(ctx, basePath), respondOptions);
+    if (answer instanceof Promise) return answer.then((response) => sendOrNext(ctx, next, response));
+    return sendOrNext(ctx, next, answer);
+  };
+}
+
+/** The API's response written to Node's response, or the next middleware for a path the API does not know. */
+function sendOrNext(ctx: KoaContext, next: KoaNext, response: ApiResponse | undefined): Promise<unknown> | undefined {
+  if (response === undefined) return next();
+  ctx.respond = false;
+  // writeNodeResponse answers its own failures (it closes the socket): nothing reaches Koa's error handling.
+  writeNodeResponse(ctx.res, response, response.headers, ctx.req);
+  return undefined;
+}
+
+/**
+ * The `ApiRequest` of a Koa request: its target below koa-mount's mount path, the mount path as
+ * `baseUrl` (as Express's is, with the API's `basePath`), and the stream, or the body a parser read.
+ */
+function fromKoaContext(ctx: KoaContext, basePath: string): ApiRequest {
+  const mountPath = ctx.mountPath === undefined ? undefined : koaMountPath(ctx.originalUrl, ctx.url);
+  const request = fromNodeRequest(ctx.req, mountPath === undefined ? ctx.url : targetBelowMount(ctx.url, ctx.originalUrl, mountPath, basePath));
+  if (mountPath !== undefined) request.baseUrl = mountPathAbove(mountPath, basePath);
+  if (parsedByHost(ctx.req)) {
+    const { body, rawBody } = ctx.request;
+    request.body = typeof rawBody === 'string' ? rawBody : body;
+  }
+  return request;
+}
