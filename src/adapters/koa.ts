@@ -6,8 +6,10 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Api } from '../core/api.js';
 import { checkOptions } from '../core/options.js';
-import { parsedByHost } from './host-body.js';
-import { koaMountPath, mountPathAbove, targetBelowMount } from './mount.js';
+import { targetBelow } from '../core/request.js';
+import { answersHostError } from './host-errors.js';
+import { koaParsedBody, koaParserFailure, parserErrorOf, recordParserFailure, type KoaParsedRequest } from './koa-body.js';
+import { koaMountPath, mountPathAbove, normalizePrefix, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
 import type { NodeResponse } from './node-types.js';
 import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
@@ -29,9 +31,9 @@ export interface KoaContext {
   /** The target as it was sent. */
   originalUrl: string;
   /** What a body parser (koa-bodyparser, @koa/bodyparser) made of the body, and the text it read. */
-  request: { body?: unknown; rawBody?: unknown };
+  request: KoaParsedRequest;
   /** Set to false once the answer is written, so that Koa does not write one of its own. */
-  respond?: boolean;
+  respond?: boolean | undefined;
   /** Set by koa-mount: the innermost mount path. */
   mountPath?: string | undefined;
 }
@@ -81,8 +83,9 @@ const KOA_OPTIONS = ['fallthrough'];
  * A body that a parser before it (koa-bodyparser, @koa/bodyparser) read is checked as the stream
  * would be: the API parses the text the parser read (`ctx.request.rawBody`), with its own limit,
  * depth and key checks, or takes `ctx.request.body` where no text was kept. A body such a parser
- * refuses is the parser's error (Koa's answer): mount the API before the parser for the API to
- * answer every body of its paths, after its own authentication.
+ * refuses is the parser's error, which Koa answers with its own text, unless the parser's error
+ * option is {@link parserErrorsOf}: then the API answers it on its paths, after its own
+ * authentication. Mounted before the parser, the API reads every body of its paths itself.
  *
  * The answer is written to Node's response (`ctx.respond = false`), byte for byte as
  * `toNodeListener` writes it. Through `ctx.body`, Koa would drop the headers of a 204 or 304 it
@@ -105,9 +108,55 @@ export function toKoa(api: Api, options: KoaOptions = {}): KoaMiddleware {
   };
 }
 
-/** The API's response written to Node's response, or the next middleware for a path the API does not know. */
+/**
+ * Options of {@link parserErrorsOf}: where {@link toKoa} serves the API, as its middleware sees it.
+ *
+ * @example
+ * const options: KoaParserErrorsOptions = { prefix: '/v1', fallthrough: false };
+ */
+export interface KoaParserErrorsOptions {
+  /** The koa-mount mount path of the API (`'/v1'` for `mount('/v1', toKoa(api))`). */
+  prefix?: string;
+  /** What `toKoa` was given. */
+  fallthrough?: boolean;
+}
+
+const PARSER_ERRORS_OPTIONS = ['prefix', 'fallthrough'];
+
+/**
+ * The error option of a Koa body parser in front of an API served with {@link toKoa}
+ * (koa-bodyparser's `onerror`, @koa/bodyparser's `onError`). A body the parser refuses on a path the
+ * API serves (malformed JSON, a `__proto__` key, a body over the parser's limit, a Content-Encoding
+ * it cannot inflate) goes on to the API, which answers it as if it had read the body itself, after
+ * its own authentication. Every other error, and every error on another path, is thrown on, as the
+ * parser throws it without the option.
+ *
+ * @example
+ * app.use(bodyParser({ onError: parserErrorsOf(api, { prefix: '/v1' }) }));
+ * app.use(mount('/v1', toKoa(api)));
+ */
+export function parserErrorsOf(api: Api, options: KoaParserErrorsOptions = {}): (error: unknown, ctx: KoaContext) => void {
+  checkOptions('parserErrorsOf()', options, PARSER_ERRORS_OPTIONS);
+  const prefix = normalizePrefix(options.prefix ?? '');
+  const fallthrough = options.fallthrough ?? true;
+  return (error, ctx) => {
+    const type = koaParserFailure(error);
+    if (type === undefined) throw error;
+    const below = targetBelow(ctx.url, prefix);
+    if (below === undefined || !answersHostError(api, fallthrough, targetBelowMount(below, undefined, prefix, api.basePath))) throw error;
+    recordParserFailure(ctx.req, error, type);
+  };
+}
+
+/**
+ * The API's response written to Node's response, or the next middleware for a path the API does not
+ * know; a parser's failure kept for the API on a path it passes on goes on to Koa's error handling.
+ */
 function sendOrNext(ctx: KoaContext, next: KoaNext, response: ApiResponse | undefined): Promise<unknown> | undefined {
-  if (response === undefined) return next();
+  if (response === undefined) {
+    const failed = parserErrorOf(ctx.req);
+    return failed === undefined ? next() : Promise.reject(failed.error);
+  }
   ctx.respond = false;
   // writeNodeResponse answers its own failures (it closes the socket): nothing reaches Koa's error handling.
   writeNodeResponse(ctx.res, response, response.headers, ctx.req);
@@ -122,9 +171,7 @@ function fromKoaContext(ctx: KoaContext, basePath: string): ApiRequest {
   const mountPath = ctx.mountPath === undefined ? undefined : koaMountPath(ctx.originalUrl, ctx.url);
   const request = fromNodeRequest(ctx.req, mountPath === undefined ? ctx.url : targetBelowMount(ctx.url, ctx.originalUrl, mountPath, basePath));
   if (mountPath !== undefined) request.baseUrl = mountPathAbove(mountPath, basePath);
-  if (parsedByHost(ctx.req)) {
-    const { body, rawBody } = ctx.request;
-    request.body = typeof rawBody === 'string' ? rawBody : body;
-  }
+  const parsed = koaParsedBody(ctx.req, ctx.request);
+  if (parsed !== undefined) request.body = parsed;
   return request;
 }
