@@ -9,7 +9,7 @@ import { checkOptions } from '../core/options.js';
 import { targetBelow } from '../core/request.js';
 import { answersHostError } from './host-errors.js';
 import { koaParsedBody, koaParserFailure, parserErrorOf, recordParserFailure, type KoaParsedRequest } from './koa-body.js';
-import { koaMountPath, mountPathAbove, normalizePrefix, targetBelowMount } from './mount.js';
+import { koaMountPath, koaTarget, mountPathAbove, normalizePrefix, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
 import type { NodeResponse } from './node-types.js';
 import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
@@ -168,8 +168,9 @@ function sendOrNext(ctx: KoaContext, next: KoaNext, response: ApiResponse | unde
  * `baseUrl` (as Express's is, with the API's `basePath`), and the stream, or the body a parser read.
  */
 function fromKoaContext(ctx: KoaContext, basePath: string): ApiRequest {
-  const mountPath = ctx.mountPath === undefined ? undefined : koaMountPath(ctx.originalUrl, ctx.url);
-  const request = fromNodeRequest(ctx.req, mountPath === undefined ? ctx.url : targetBelowMount(ctx.url, ctx.originalUrl, mountPath, basePath));
+  const url = ctx.mountPath === undefined ? ctx.url : koaTarget(ctx.url);
+  const mountPath = ctx.mountPath === undefined ? undefined : koaMountPath(ctx.originalUrl, url);
+  const request = fromNodeRequest(ctx.req, mountPath === undefined ? url : targetBelowMount(url, ctx.originalUrl, mountPath, basePath));
   if (mountPath !== undefined) request.baseUrl = mountPathAbove(mountPath, basePath);
   const parsed = koaParsedBody(ctx.req, ctx.request);
   if (parsed !== undefined) request.body = parsed;

@@ -114,6 +114,17 @@ export function targetBelowPrefix(url: string, prefix: string): string {
 const ELSEWHERE = '*';
 
 /**
+ * The target koa-mount left on a Koa request, with the slash put back that a mount path ending in
+ * `/` takes along (`mount('/v1/', ...)` leaves `users?page=2` of `/v1/users?page=2`).
+ *
+ * @example
+ * koaTarget('users?page=2'); // '/users?page=2'
+ */
+export function koaTarget(url: string): string {
+  return url.startsWith('/') || parseTarget(url) !== undefined ? url : `/${url}`;
+}
+
+/**
  * The mount path koa-mount took off a Koa request's URL: the front of the path as sent
  * (`ctx.originalUrl`) that the path it left (`ctx.url`) does not have. koa-mount compares and cuts
  * the raw target as a string, so what is left is the end of what was sent; the mount path itself is

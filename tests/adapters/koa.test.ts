@@ -226,6 +226,14 @@ for (const [name, KoaApp] of [['koa 3', Koa], ['koa 2', Koa2 as Application]] as
       await expectLinks(await started(app), '/a/b');
     });
 
+    // Regression: koa-mount at a path that ends with a slash leaves `users`, without its slash, which
+    // the API refused as a malformed target (400 on every path below the mount).
+    it('koa-mount at /v1/, which leaves the path without its leading slash: /v1', async () => {
+      const app = new KoaApp();
+      app.use(mount('/v1/', toKoa(fixtureApi().api)));
+      await expectLinks(await started(app), '/v1');
+    });
+
     it('koa-mount at /api/v1 with the API’s basePath /v1: served once, at /api/v1', async () => {
       const app = new KoaApp();
       app.use(mount('/api/v1', toKoa(fixtureApi({ basePath: '/v1' }).api)));

@@ -114,16 +114,20 @@ export const fetchHost: Host = {
   },
 };
 
-/** `mount('<prefix>/admin', guard)` in front of `mount('<prefix>', toKoa(api))`: koa-mount compares the target as sent. */
-export function koaHost(prefix: string): Host {
+/**
+ * `mount('<prefix>/admin', guard)` in front of `mount('<prefix>', toKoa(api))`: koa-mount compares the
+ * target as sent. Mounted at `<prefix>/`, koa-mount takes the slash after the prefix along, so that
+ * `/v1//admin/stats` reaches the API as `/admin/stats`.
+ */
+export function koaHost(prefix: string, mountedAt = prefix): Host {
   return {
-    name: `koa, a guard mounted with koa-mount${prefix === '' ? '' : `, the API mounted at ${prefix}`}`,
+    name: `koa, a guard mounted with koa-mount${mountedAt === '' ? '' : `, the API mounted at ${mountedAt}`}`,
     prefix,
     start: (api) => {
       const app = new Koa();
       app.silent = true;
       app.use(mount(`${prefix}/admin`, (ctx) => void ((ctx.status = 403), (ctx.body = GUARDED))));
-      app.use(prefix === '' ? toKoa(api) : mount(prefix, toKoa(api)));
+      app.use(mountedAt === '' ? toKoa(api) : mount(mountedAt, toKoa(api)));
       return listening(app.listen(0, '127.0.0.1'));
     },
   };
@@ -136,7 +140,7 @@ export function honoHost(prefix: string): Host {
     prefix,
     start: (api) => {
       const app = new Hono();
-      app.use(`${prefix}/admin/*`, (c) => c.text(GUARDED, 403));
+      app.use(`${prefix}/admin/*`, async (c) => c.text(GUARDED, 403));
       app.use(`${prefix}/*`, toHono(api));
       return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
     },

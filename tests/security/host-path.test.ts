@@ -49,6 +49,7 @@ const HOSTS: Host[] = [
   fetchHost,
   koaHost(''),
   koaHost('/v1'),
+  koaHost('/v1', '/v1/'),
   honoHost(''),
   honoHost('/v1'),
 ];
