@@ -1,6 +1,7 @@
 /**
- * restcanon/fetch: serve an API as a Fetch API handler, `(Request) => Promise<Response>`, for Hono,
- * Bun, Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch.
+ * restcanon/fetch: serve an API as a Fetch API handler, `(Request) => Promise<Response>`, for Bun,
+ * Deno, Cloudflare Workers, Next.js route handlers and any other runtime that speaks Fetch (inside a
+ * Hono app, restcanon/hono mounts it as a middleware).
  */
 import type { ApiRequest, HeaderRecord } from '../core/contract.js';
 import type { Api } from '../core/api.js';
@@ -28,7 +29,7 @@ export { toFetchResponse } from './fetch-answer.js';
  * @example
  * const handle = toFetch(api);
  * export default { fetch: handle };                   // Bun, Deno, Workers
- * app.all('/api/*', (c) => handle(c.req.raw, c.env)); // Hono, with createApi({ basePath: '/api' })
+ * Deno.serve(handle);                                 // Deno, or Bun.serve({ fetch: handle })
  * export { handle as GET, handle as POST };           // Next.js route handlers
  */
 export function toFetch(api: Api): (request: Request, host?: unknown) => Promise<Response> {

@@ -14,6 +14,7 @@ import mount from 'koa-mount';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserErrorsOf, toKoa, type KoaContext } from '../../src/adapters/koa.js';
 import { toNodeListener } from '../../src/adapters/node.js';
+import { createApi, endpoint } from '../../src/index.js';
 import { listen, listening, runAdapterSuite, type MountedServer } from './conformance.js';
 import { call, rawBytes, type CallInit } from './host-exchange.js';
 import { BODY_LIMIT, SECRET, fixtureApi } from '../fixture/api.js';
@@ -193,6 +194,22 @@ for (const [name, KoaApp] of [['koa 3', Koa], ['koa 2', Koa2 as Application]] as
       const fromNode = await rawBytes(node, request);
       expect(fromNode).toMatch(/^HTTP\/1\.1 \d{3} /);
       expect(await rawBytes(koa, request)).toBe(fromNode);
+    });
+
+    it('GET 200 in a format whose serializer gives bytes (a Uint8Array, which ctx.body would write as JSON)', async () => {
+      const bytes = { type: 'application/x-bytes', contentType: 'application/x-bytes', serialize: (value: unknown) => new TextEncoder().encode(JSON.stringify(value)) };
+      const bytesApi = () => createApi({ formats: [bytes], endpoints: [endpoint('GET', '/bytes', { handle: () => ({ ok: true }) })] });
+      const app = new KoaApp();
+      app.use(toKoa(bytesApi()));
+      const servers = [await listen(http.createServer(toNodeListener(bytesApi()))), await serve(app)] as const;
+      try {
+        const request = head(['GET /bytes HTTP/1.1']);
+        const fromNode = await rawBytes(servers[0], request);
+        expect(fromNode).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\{"ok":true\}$/);
+        expect(await rawBytes(servers[1], request)).toBe(fromNode);
+      } finally {
+        for (const server of servers) await server.close();
+      }
     });
   });
 
