@@ -9,6 +9,8 @@ export const entries = {
   express: 'src/adapters/express.ts',
   fastify: 'src/adapters/fastify.ts',
   fetch: 'src/adapters/fetch.ts',
+  koa: 'src/adapters/koa.ts',
+  hono: 'src/adapters/hono.ts',
   xml: 'src/formats/xml.ts',
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
@@ -33,7 +35,7 @@ export default defineConfig([
     treeshake: true,
     target: 'node20',
     outDir: 'dist',
-    external: ['express', 'fastify', 'fast-xml-parser'],
+    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono'],
   },
   {
     entry: cliEntries,

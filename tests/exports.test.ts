@@ -9,6 +9,8 @@ import * as engine from '../src/engine.js';
 import * as openapi from '../src/openapi/index.js';
 import * as xml from '../src/formats/xml.js';
 import * as client from '../src/client/index.js';
+import * as koa from '../src/adapters/koa.js';
+import * as hono from '../src/adapters/hono.js';
 
 describe('public exports', () => {
   it('restcanon keeps to 35 values, so that its root reads as one page', () => {
@@ -106,6 +108,21 @@ describe('public exports', () => {
         "ClientError",
         "bodyOf",
         "createClient",
+      ]
+    `);
+  });
+  it('restcanon/koa', () => {
+    expect(Object.keys(koa).sort()).toMatchInlineSnapshot(`
+      [
+        "parserErrorsOf",
+        "toKoa",
+      ]
+    `);
+  });
+  it('restcanon/hono', () => {
+    expect(Object.keys(hono).sort()).toMatchInlineSnapshot(`
+      [
+        "toHono",
       ]
     `);
   });

@@ -32,6 +32,8 @@ const ADAPTER_EXPORTS: Record<string, string[]> = {
   'restcanon/express': ['expressHandler', 'toExpress'],
   'restcanon/fastify': ['fastifyHandler', 'frameworkErrorsOf', 'toFastify'],
   'restcanon/fetch': ['fromFetchRequest', 'toFetch', 'toFetchResponse'],
+  'restcanon/koa': ['parserErrorsOf', 'toKoa'],
+  'restcanon/hono': ['toHono'],
 };
 
 /** Names that must exist wherever they are exported from. */
@@ -80,9 +82,10 @@ describe('the packed package, installed from its tarball', () => {
     const tarballs = (await readdir(workspace)).filter((file) => file.endsWith('.tgz')).map((file) => path.join(workspace, file));
     await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     await run('npm', ['install', ...tarballs, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--cache', cache], { cwd: consumer, shell: windows });
-    // The optional peer dependency of restcanon/xml, as a user of that subpath installs it. Express
-    // and Fastify are left out on purpose: their adapters must load without them.
-    await symlink(path.join(root, 'node_modules', 'fast-xml-parser'), path.join(consumer, 'node_modules', 'fast-xml-parser'), 'junction');
+    // The optional peer dependencies of restcanon/xml and restcanon/hono (which reads the route with
+    // hono/route), as a user of those subpaths installs them. Express, Fastify and Koa are left out on
+    // purpose: their adapters must load without them.
+    for (const peer of ['fast-xml-parser', 'hono']) await symlink(path.join(root, 'node_modules', peer), path.join(consumer, 'node_modules', peer), 'junction');
   }, 120_000);
 
   afterAll(async () => {
@@ -101,7 +104,7 @@ describe('the packed package, installed from its tarball', () => {
     return ['const names = {};', ...lines, 'console.log(JSON.stringify(names));'].join('\n');
   }
 
-  it('every subpath imports from ESM, without express or fastify installed', async () => {
+  it('every subpath imports from ESM, without express, fastify or koa installed', async () => {
     const names = await exportsOf('names.mjs', namesScript((specifier) => `await import(${specifier})`));
     expect(Object.keys(names)).toEqual(subpaths);
     for (const [subpath, required] of Object.entries(REQUIRED_EXPORTS)) expect(names[subpath]).toEqual(expect.arrayContaining(required));
@@ -145,12 +148,12 @@ describe('the packed package, installed from its tarball', () => {
     expect(lint).toMatchObject({ code: 2, stderr: expect.stringContaining('Install it beside restcanon (npm install --save-dev yaml @apidevtools/json-schema-ref-parser)') });
   });
 
-  it('the adapters’ type declarations import nothing from express or fastify', async () => {
+  it('the adapters’ type declarations import nothing from express, fastify, koa or hono', async () => {
     const dist = path.join(consumer, 'node_modules', 'restcanon', 'dist');
-    for (const adapter of ['express', 'fastify']) {
+    for (const adapter of ['express', 'fastify', 'koa', 'hono']) {
       for (const extension of ['d.ts', 'd.cts']) {
         const declarations = await readFile(path.join(dist, `${adapter}.${extension}`), 'utf8');
-        expect(declarations).not.toMatch(/from ['"](express|fastify)['"]/);
+        expect(declarations).not.toMatch(/from ['"](express|fastify|koa|hono)(\/[^'"]*)?['"]/);
       }
     }
   });
@@ -192,6 +195,8 @@ import { toNodeListener } from 'restcanon/node';
 import { toExpress } from 'restcanon/express';
 import { toFastify } from 'restcanon/fastify';
 import { toFetch } from 'restcanon/fetch';
+import { parserErrorsOf, toKoa } from 'restcanon/koa';
+import { toHono } from 'restcanon/hono';
 import { createTestClient } from 'restcanon/testing';
 import { createOpenApiDocument } from 'restcanon/openapi';
 import { createClient } from 'restcanon/client';
@@ -206,7 +211,7 @@ const userId: string = (null as unknown as Context<{ userId: string }>).params.u
 // @ts-expect-error: a handler's params hold only the path's names
 endpoint('GET', '/users/:userId', { handle: (ctx) => ctx.params.id });
 export const listener = toNodeListener(api);
-export const mounts = [toExpress(api), toFastify(api), toFetch(api)];
+export const mounts = [toExpress(api), toFastify(api), toFetch(api), toKoa(api), toHono(api), parserErrorsOf(api, { prefix: '/v1' })];
 export const client = createTestClient(api);
 export const document = createOpenApiDocument(api, { info: { title: 'notes', version: '1.0.0' } });
 export const typed = createClient<typeof api>({ api });

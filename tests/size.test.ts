@@ -17,7 +17,7 @@ async function gzippedSize(source: string): Promise<number> {
     format: 'esm',
     platform: 'node',
     write: false,
-    external: ['fast-xml-parser'],
+    external: ['fast-xml-parser', 'hono'],
     logLevel: 'silent',
   });
   return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).byteLength;
@@ -36,6 +36,8 @@ const BUDGETS = [
   { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 38 * KIB },
   { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 39 * KIB },
   { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 39 * KIB },
+  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 39 * KIB },
+  { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 39 * KIB },
   { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 30 * KIB },
   // The client loads only buildPath of the core.
   { name: 'the client alone', source: "export { createClient, bodyOf, ClientError } from './client.js';", budget: CLIENT_BUDGET },

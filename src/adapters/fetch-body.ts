@@ -29,13 +29,14 @@ export class FetchBody implements AsyncIterable<Uint8Array> {
  * never began to read is cancelled, so that the host does not read it for nothing (one it stopped
  * reading is already being read and dropped up to `DRAIN_LIMIT`). Returns whether the answer must
  * close the connection: for a declared `Content-Length` over the bound, and for a chunked GET or
- * HEAD, whose body no `Request` exposes.
+ * HEAD, whose body no `Request` exposes. A body the host read to its end before the API (the text a
+ * Hono validator cached, a string) leaves nothing to settle.
  *
  * @example
  * const closes = settleFetchBody(apiRequest.headers ?? {}, apiRequest.body);
  */
 export function settleFetchBody(headers: HeaderRecord, body: unknown): boolean {
-  if (body instanceof FetchBody && body.state === 'read') return false;
+  if (typeof body === 'string' || (body instanceof FetchBody && body.state === 'read')) return false;
   const fate = unreadBodyFate(headers);
   if (fate === 'none') return false;
   if (!(body instanceof FetchBody)) return fate === 'close' || headers['content-length'] === undefined;
@@ -87,3 +88,15 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>): Promise
     // The client went away; there is nothing left to drain.
   }
 }
+
+/**
+ * The body of a Fetch request that the host used up without keeping it where the API can read it
+ * (`request.bodyUsed`, no cached text): reading it fails, so the API answers the 400 of a body it
+ * could not read, never a request without one.
+ *
+ * @example
+ * apiRequest.body = request.bodyUsed ? USED_BODY : new FetchBody(request);
+ */
+export const USED_BODY: AsyncIterable<Uint8Array> = {
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('The host read the body before the API')) }),
+};

@@ -45,10 +45,20 @@ export function bodyParserFailure(error: unknown): string | undefined {
   const { type, code, status } = error as { type?: unknown; code?: unknown; status?: unknown };
   if (typeof type === 'string') return BODY_PARSER_FAILURES.has(type) ? type : undefined;
   // A compressed body that does not inflate: body-parser passes zlib's error on as a 400 with no type.
-  return status === 400 && typeof code === 'string' && ZLIB_CODE.test(code) ? 'content.decoding' : undefined;
+  return status === 400 && isInflateError(code) ? 'content.decoding' : undefined;
 }
 
-/** The codes of zlib's errors (`Z_DATA_ERROR`, `Z_BUF_ERROR`) and of Brotli's (`ERR__ERROR_FORMAT_PADDING_1`). */
+/**
+ * Whether an error's code is one of zlib's (`Z_DATA_ERROR`, `Z_BUF_ERROR`) or Brotli's
+ * (`ERR__ERROR_FORMAT_PADDING_1`): a compressed body that does not inflate.
+ *
+ * @example
+ * isInflateError('Z_DATA_ERROR'); // true
+ */
+export function isInflateError(code: unknown): boolean {
+  return typeof code === 'string' && ZLIB_CODE.test(code);
+}
+
 const ZLIB_CODE = /^(?:Z_|ERR__ERROR_FORMAT|ERR_BROTLI)/;
 
 /** Errors Fastify raises about a request's body before any parser runs. */

@@ -112,3 +112,60 @@ export function targetBelowPrefix(url: string, prefix: string): string {
 
 /** A target that names no path. */
 const ELSEWHERE = '*';
+
+/**
+ * The target koa-mount left on a Koa request, with the slash put back that a mount path ending in
+ * `/` takes along (`mount('/v1/', ...)` leaves `users?page=2` of `/v1/users?page=2`).
+ *
+ * @example
+ * koaTarget('users?page=2'); // '/users?page=2'
+ */
+export function koaTarget(url: string): string {
+  return url.startsWith('/') || parseTarget(url) !== undefined ? url : `/${url}`;
+}
+
+/**
+ * The mount path koa-mount took off a Koa request's URL: the front of the path as sent
+ * (`ctx.originalUrl`) that the path it left (`ctx.url`) does not have. koa-mount compares and cuts
+ * the raw target as a string, so what is left is the end of what was sent; the mount path itself is
+ * left as `/`. Undefined when nothing was taken off, or when the URL was rewritten rather than cut.
+ *
+ * @example
+ * koaMountPath('/v1/users?page=2', '/users?page=2'); // '/v1'
+ * koaMountPath('/v1', '/'); // '/v1'
+ */
+export function koaMountPath(originalUrl: string, url: string): string | undefined {
+  if (originalUrl === url) return undefined;
+  const sent = parseTarget(originalUrl)?.path;
+  const left = parseTarget(url)?.path;
+  if (sent === undefined || left === undefined || sent === left) return undefined;
+  if (sent.endsWith(left)) return sent.slice(0, sent.length - left.length) || undefined;
+  return left === '/' ? sent : undefined;
+}
+
+/**
+ * The prefix a Hono route mounts an API at, as the request's target was sent: the route's path before
+ * its final `/*` (`/v1/*` → `/v1`, `*` and a route without a wildcard → `''`), each `:param` segment
+ * standing for the segment sent in its place (`/:tenant/*` → `/acme`). Undefined when the path as
+ * sent is not below it: Hono routes the decoded path, so `/%76%31/users` reaches `/v1/*`, where the
+ * API must not take `/%76%31` for `/v1`.
+ *
+ * @example
+ * routePrefix('/v1/*', 'http://host/v1/users'); // '/v1'
+ * routePrefix('/:tenant/*', 'http://host/acme/users'); // '/acme'
+ * routePrefix('/v1/*', 'http://host/%76%31/users'); // undefined
+ */
+export function routePrefix(routePath: string, target: string): string | undefined {
+  if (!routePath.endsWith('/*') || routePath === '/*') return '';
+  const pattern = routePath.slice(0, -2).split('/');
+  const path = parseTarget(target)?.path;
+  // A target the API cannot parse is its to answer (a 400), below no prefix.
+  if (path === undefined) return '';
+  const sent = path.split('/', pattern.length);
+  if (sent.length < pattern.length) return undefined;
+  for (let index = 1; index < pattern.length; index++) {
+    const segment = pattern[index]!;
+    if (segment.startsWith(':') ? sent[index] === '' : segment !== sent[index]) return undefined;
+  }
+  return sent.join('/');
+}

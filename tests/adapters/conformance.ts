@@ -641,13 +641,14 @@ function describeNoteConventions({ check, prefix, served, reference }: NoteHarne
 }
 
 /**
- * Listens on 127.0.0.1 at an ephemeral port; `close` ends every connection, idle or not.
+ * A server its framework started on 127.0.0.1 at an ephemeral port (Koa's `app.listen(0)`,
+ * @hono/node-server's `serve`), once it listens; `close` ends every connection, idle or not.
  *
  * @example
- * const mounted = await listen(http.createServer(toNodeListener(api)));
+ * const mounted = await listening(app.listen(0, '127.0.0.1'));
  */
-export async function listen(server: Server): Promise<MountedServer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+export async function listening(server: Server): Promise<MountedServer> {
+  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -657,4 +658,15 @@ export async function listen(server: Server): Promise<MountedServer> {
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Listens on 127.0.0.1 at an ephemeral port; `close` ends every connection, idle or not.
+ *
+ * @example
+ * const mounted = await listen(http.createServer(toNodeListener(api)));
+ */
+export async function listen(server: Server): Promise<MountedServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return listening(server);
 }

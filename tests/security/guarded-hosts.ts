@@ -1,20 +1,26 @@
 /**
  * Hosts that guard `<prefix>/admin` in front of an API, each on a real server: Express 4 and 5 with
  * `app.use`, Fastify with an `onRequest` hook, `node:http` and a Fetch handler that check the path
- * first. The security suites send targets to them that the guard and the API might read differently.
+ * first, Koa with koa-mount, Hono with `app.use`. The security suites send targets to them that the
+ * guard and the API might read differently.
  */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { createAdaptorServer, serve } from '@hono/node-server';
 import express5, { type Request as ExpressRequest, type Response as ExpressResponse } from 'express';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Hono } from 'hono';
+import Koa from 'koa';
+import mount from 'koa-mount';
 import { afterAll, beforeAll } from 'vitest';
 import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
 import { toFetch } from '../../src/adapters/fetch.js';
+import { toHono } from '../../src/adapters/hono.js';
+import { toKoa } from '../../src/adapters/koa.js';
 import { toNodeListener } from '../../src/adapters/node.js';
 import type { Api } from '../../src/index.js';
-import { listen, type MountedServer } from '../adapters/conformance.js';
+import { listen, listening, type MountedServer } from '../adapters/conformance.js';
 
 /** The body of the guard's 403. */
 export const GUARDED = 'guarded';
@@ -107,6 +113,39 @@ export const fetchHost: Host = {
     return listen(createAdaptorServer({ fetch: guarded }) as Server);
   },
 };
+
+/**
+ * `mount('<prefix>/admin', guard)` in front of `mount('<prefix>', toKoa(api))`: koa-mount compares the
+ * target as sent. Mounted at `<prefix>/`, koa-mount takes the slash after the prefix along, so that
+ * `/v1//admin/stats` reaches the API as `/admin/stats`.
+ */
+export function koaHost(prefix: string, mountedAt = prefix): Host {
+  return {
+    name: `koa, a guard mounted with koa-mount${mountedAt === '' ? '' : `, the API mounted at ${mountedAt}`}`,
+    prefix,
+    start: (api) => {
+      const app = new Koa();
+      app.silent = true;
+      app.use(mount(`${prefix}/admin`, (ctx) => void ((ctx.status = 403), (ctx.body = GUARDED))));
+      app.use(mountedAt === '' ? toKoa(api) : mount(mountedAt, toKoa(api)));
+      return listening(app.listen(0, '127.0.0.1'));
+    },
+  };
+}
+
+/** `app.use('<prefix>/admin/*', guard)` in front of `app.use('<prefix>/*', toHono(api))` on @hono/node-server: Hono routes the decoded path. */
+export function honoHost(prefix: string): Host {
+  return {
+    name: `hono on @hono/node-server, a guard on app.use('${prefix}/admin/*')${prefix === '' ? '' : `, the API at ${prefix}/*`}`,
+    prefix,
+    start: (api) => {
+      const app = new Hono();
+      app.use(`${prefix}/admin/*`, async (c) => c.text(GUARDED, 403));
+      app.use(`${prefix}/*`, toHono(api));
+      return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
+    },
+  };
+}
 
 /**
  * Turns Node's deprecation warnings off for the suite: Express reads an absolute-form target with

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toFastify } from '../../src/adapters/fastify.js';
 import { createApi, endpoint, type Api } from '../../src/index.js';
 import type { MountedServer } from '../adapters/conformance.js';
-import { expressHost, fastifyHost, fetchHost, GUARDED, nodeHost, withoutDeprecationWarnings, type Express, type Host } from './guarded-hosts.js';
+import { expressHost, fastifyHost, fetchHost, GUARDED, honoHost, koaHost, nodeHost, withoutDeprecationWarnings, type Express, type Host } from './guarded-hosts.js';
 import { rawRequest, type RawAnswer } from './raw-http.js';
 
 /** The API every host serves: two routes under `/admin`, whose answers hold `secret`. */
@@ -47,6 +47,11 @@ const HOSTS: Host[] = [
   nodeHost('new URL(req.url, base)'),
   nodeHost('req.url'),
   fetchHost,
+  koaHost(''),
+  koaHost('/v1'),
+  koaHost('/v1', '/v1/'),
+  honoHost(''),
+  honoHost('/v1'),
 ];
 
 /**

@@ -4,16 +4,20 @@
  */
 import http, { type Server } from 'node:http';
 import net from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { createAdaptorServer, serve } from '@hono/node-server';
 import express5 from 'express';
 import express4 from 'express4';
 import Fastify from 'fastify';
+import { Hono } from 'hono';
+import Koa from 'koa';
 import { toExpress } from '../../src/adapters/express.js';
 import { frameworkErrorsOf, toFastify } from '../../src/adapters/fastify.js';
 import { toFetch } from '../../src/adapters/fetch.js';
+import { toHono } from '../../src/adapters/hono.js';
+import { toKoa } from '../../src/adapters/koa.js';
 import { toNodeListener } from '../../src/adapters/node.js';
 import type { Api } from '../../src/index.js';
-import { listen, type MountedServer } from '../adapters/conformance.js';
+import { listen, listening, type MountedServer } from '../adapters/conformance.js';
 
 /** One server per adapter, serving the API at the root. */
 export const ADAPTER_SETUPS: Record<string, (api: Api) => Promise<MountedServer>> = {
@@ -28,6 +32,8 @@ export const ADAPTER_SETUPS: Record<string, (api: Api) => Promise<MountedServer>
     return { baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
   },
   'fetch on @hono/node-server': (api) => listen(createAdaptorServer({ fetch: toFetch(api) }) as Server),
+  koa: (api) => listening(new Koa().use(toKoa(api)).listen(0, '127.0.0.1')),
+  'hono on @hono/node-server': (api) => listening(serve({ fetch: new Hono().use(toHono(api)).fetch, port: 0, hostname: '127.0.0.1' }) as Server),
 };
 
 export interface RawAnswer {

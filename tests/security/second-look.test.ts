@@ -19,7 +19,7 @@ import { toFetch } from '../../src/adapters/fetch.js';
 import { toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint, type Api, type ApiRequest } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
-import { expressHost, fastifyHost, fetchHost, GUARDED, nodeHost, withoutDeprecationWarnings, type Express, type Host } from './guarded-hosts.js';
+import { expressHost, fastifyHost, fetchHost, GUARDED, honoHost, koaHost, nodeHost, withoutDeprecationWarnings, type Express, type Host } from './guarded-hosts.js';
 import { rawRequest, type RawAnswer } from './raw-http.js';
 
 function adminApi(basePath?: string): Api {
@@ -50,6 +50,7 @@ const HOSTS: Host[] = [
   fastifyHost('routeOptions.url', '/v1'),
   nodeHost('new URL(req.url, base)'),
   fetchHost,
+  ...['', '/v1'].flatMap((prefix) => [koaHost(prefix), honoHost(prefix)]),
 ];
 
 function targets(p: string): [method: string, target: string, headers?: string[]][] {
