@@ -16,7 +16,7 @@ import { parserErrorsOf, toKoa, type KoaContext } from '../../src/adapters/koa.j
 import { toNodeListener } from '../../src/adapters/node.js';
 import { createApi, endpoint } from '../../src/index.js';
 import { listen, listening, runAdapterSuite, type MountedServer } from './conformance.js';
-import { call, rawBytes, type CallInit } from './host-exchange.js';
+import { alike, call, rawBytes, type CallInit } from './host-exchange.js';
 import { BODY_LIMIT, SECRET, fixtureApi } from '../fixture/api.js';
 import { expectProblem } from '../helpers/problem.js';
 
@@ -325,9 +325,9 @@ for (const [name, KoaApp] of [['koa 3', Koa], ['koa 2', Koa2 as Application]] as
       it.each(BODY_CASES.map((bodyCase) => [caseTitle(bodyCase), bodyCase] as const))(
         'with parserErrorsOf, and mounted before it: %s answers as the API alone',
         async (_title, bodyCase) => {
-          const alone = await answers('alone', bodyCase);
-          expect(await answers('handed', bodyCase)).toEqual(alone);
-          expect(await answers('before', bodyCase)).toEqual(alone);
+          const alone = alike(await answers('alone', bodyCase));
+          expect(alike(await answers('handed', bodyCase))).toEqual(alone);
+          expect(alike(await answers('before', bodyCase))).toEqual(alone);
         },
       );
 
@@ -336,7 +336,7 @@ for (const [name, KoaApp] of [['koa 3', Koa], ['koa 2', Koa2 as Application]] as
         async (_title, bodyCase) => {
           const alone = await answers('alone', bodyCase);
           const parsed = await answers('parsed', bodyCase);
-          if (parsed.headers['content-type'] !== 'text/plain; charset=utf-8') return expect(parsed).toEqual(alone);
+          if (parsed.headers['content-type'] !== 'text/plain; charset=utf-8') return expect(alike(parsed)).toEqual(alike(alone));
           expect(parsed.status).toBeGreaterThanOrEqual(400);
           expect(parsed.text).not.toContain('at ');
         },
