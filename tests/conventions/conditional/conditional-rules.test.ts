@@ -95,6 +95,26 @@ describe('the answers that carry the item\'s validators (RFC 9110 §8.8.2, §8.8
   });
 });
 
+describe('an answer without a result carries no validators: there is no representation to validate (RFC 9110 §8.8)', () => {
+  it.each([undefined, null])('a create that returns %s: 201 without them, and nothing reported', async (made) => {
+    const reported: unknown[] = [];
+    const drafts = collection('drafts', { body: 'unvalidated', etag: (draft: { version: number }) => String(draft.version), read: () => ({ version: 1 }), create: () => made });
+    const response = await createApi({ resources: [drafts], onError: (error) => reported.push(error) }).handle({ method: 'POST', url: '/drafts', headers: JSON_BODY, body: '{}' });
+    expect(response).toStrictEqual({ status: 201, headers: {}, body: undefined, payload: undefined });
+    expect(reported).toEqual([]);
+  });
+
+  it.each([undefined, null])('a read that chooses the empty outcome and returns %s: 204 without them, though the item was loaded', async (given) => {
+    const flags = endpoint('GET', '/flags/:name', {
+      conditional: { load: () => ({ version: 2 }), etag: (flag: { version: number }) => String(flag.version) },
+      outcomes: ['empty'],
+      handle: (ctx) => (ctx.outcome('empty'), given),
+    });
+    const response = await createApi({ endpoints: [flags] }).handle({ method: 'GET', url: '/flags/beta' });
+    expect(response).toStrictEqual({ status: 204, headers: {}, body: undefined, payload: undefined });
+  });
+});
+
 describe('requireIfMatch asks a precondition of changes only (RFC 6585 §3)', () => {
   it('a HEAD endpoint of one\'s own is safe: no 428 without If-Match', async () => {
     const head = endpoint('HEAD', '/files/:id', { conditional: { load: () => ({ v: 1 }), etag: () => '1', requireIfMatch: true }, handle: () => ({}) });
