@@ -35,7 +35,10 @@ const TESTS = {
   'src/definitions/endpoint.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
   'src/definitions/endpoint-checks.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
   'src/definitions/collection-checks.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
-  'src/core/outcomes.ts': ['tests/core/outcomes.test.ts', 'tests/core/policy*.test.ts'],
+  'src/core/outcomes.ts': ['tests/core/outcomes*.test.ts', 'tests/core/policy*.test.ts', 'tests/core/answers-rules.test.ts'],
+  'src/conventions/merge-patch/merge-patch.ts': ['tests/conventions/merge-patch/*.test.ts'],
+  'src/conventions/merge-patch/index.ts': ['tests/conventions/merge-patch/*.test.ts'],
+  'src/core/answers.ts': ['tests/core/answers*.test.ts', 'tests/core/api.test.ts', 'tests/core/response.test.ts', 'tests/core/respond.test.ts', 'tests/core/location.test.ts', 'tests/core/problem-body.test.ts', 'tests/core/reply.test.ts', 'tests/core/policy*.test.ts'],
 };
 
 function usage(message) {

@@ -110,7 +110,7 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
     if (contentType === undefined) {
       contentType = format.problemType === undefined ? PROBLEM_JSON : `${format.problemType}; charset=utf-8`;
       try {
-        payload = head ? undefined : format.serializeProblem === undefined ? JSON.stringify(problem) : payloadOf(format.serializeProblem(problem), contentType);
+        payload = head ? undefined : payloadOf(format.serializeProblem!(problem), contentType);
       } catch (error) {
         settings.report(error, { requestId: instance, status, request });
         contentType = PROBLEM_JSON;
@@ -218,12 +218,12 @@ function defaultLocation(exchange: Exchange, result: unknown): string | undefine
   if (compiled.itemTemplate === undefined) return undefined;
   let id: unknown;
   try {
-    id = endpoint.locationId !== undefined ? endpoint.locationId(result, ctx) : typeof result === 'object' || typeof result === 'function' ? (result as { id?: unknown }).id : undefined;
+    id = endpoint.locationId !== undefined ? endpoint.locationId(result, ctx) : (result as { id?: unknown }).id;
   } catch (error) {
     reportAside(exchange, error);
     return undefined;
   }
-  if (!isUrlPart(id) || !isSegment(id)) {
+  if (!isSegment(id)) {
     const what = id === undefined || id === null || typeof id === 'number' ? String(id) : typeof id === 'string' ? JSON.stringify(id) : typeof id === 'object' ? 'an object' : `a ${typeof id}`;
     const source = endpoint.locationId !== undefined ? `its "idOf" gave ${what}` : id === undefined ? 'the created item has no "id"' : `the created item's "id" is ${what}`;
     reportAside(exchange, new TypeError(`${endpoint.method} ${endpoint.path}: ${source}, so the 201 has no Location: give a string or number id, with the collection's "idOf" or the endpoint's "location"`));
@@ -231,20 +231,17 @@ function defaultLocation(exchange: Exchange, result: unknown): string | undefine
   }
   const values: Record<string, unknown> = Object.assign({}, exchange.rawParams);
   // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
-  for (const [name, value] of Object.entries(ctx.params as object)) if (isUrlPart(value) && isSegment(value)) values[name] = value;
+  for (const [name, value] of Object.entries(ctx.params as object)) if (isSegment(value)) values[name] = value;
   values.id = id;
   return publicPath(ctx.request, buildPath(compiled.itemTemplate, values));
 }
 
-function isUrlPart(value: unknown): value is string | number | bigint {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint';
-}
-
 /**
- * Whether an id names one item as a path segment: `''`, `.` and `..` do not (every URL parser reads
- * `/articles/..` as `/`, and `/articles/.` as the collection), nor `NaN` or `Infinity`.
+ * Whether an id names one item as a path segment: a string, a number or a bigint, but not `''`, `.`
+ * or `..` (every URL parser reads `/articles/..` as `/`, and `/articles/.` as the collection), nor
+ * `NaN` or `Infinity`.
  */
-function isSegment(id: string | number | bigint): boolean {
+function isSegment(id: unknown): boolean {
   return typeof id === 'string' ? id !== '' && id !== '.' && id !== '..' : typeof id === 'bigint' || Number.isFinite(id);
 }
 

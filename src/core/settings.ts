@@ -179,7 +179,13 @@ function checkedFormat(format: Serializer): Serializer {
   }
   const { type, contentType, problemType } = format;
   checkHeaderValue('formats', contentType);
-  if (problemType !== undefined) checkHeaderValue('formats', problemType);
+  if (problemType !== undefined) {
+    checkHeaderValue('formats', problemType);
+    // Without its writer, the problem would go out as JSON under a type that says otherwise.
+    if (typeof format.serializeProblem !== 'function') {
+      throw new TypeError(`createApi: the format ${JSON.stringify(type)} has the problemType ${JSON.stringify(problemType)} but no serializeProblem to write its problems: give it serializeProblem(problem), or drop problemType so that its problems go out in JSON`);
+    }
+  }
   return Object.create(format, { type: { value: type }, contentType: { value: contentType }, problemType: { value: problemType } }) as Serializer;
 }
 

@@ -3,6 +3,7 @@ import { checkedReply } from '../../core/context.js';
 import type { Endpoint } from '../../core/endpoint.js';
 import type { AnswerHook, Exchange, Step } from '../../core/exchange.js';
 import { addVary } from '../../core/http.js';
+import { OUTCOMES } from '../../core/outcomes.js';
 import { reportAside } from '../../core/report.js';
 import type { Convention, EndpointParts } from '../../core/seam.js';
 import { CACHE_HEADERS, evaluate, requireCondition, validatorsOf, type Validators } from './conditions.js';
@@ -57,7 +58,8 @@ function hasPreconditions(headers: HeaderRecord): boolean {
 /** The request's preconditions against the loaded item (RFC 9110 section 13.2.2): a 412, or a 304 for a GET whose copy is current. */
 function preconditions(validators: Validators): Step {
   return (exchange) => {
-    if (exchange.item === undefined || !hasPreconditions(exchange.headers)) return undefined;
+    // The item is loaded by now: the step runs at the item phase, after a missing one was a 404.
+    if (!hasPreconditions(exchange.headers)) return undefined;
     if (evaluate(exchange.ctx.request.method, exchange.headers, validatorsOf(validators, exchange.item)) === 'notModified') {
       exchange.response = notModified(exchange, validators);
       exchange.done = true;
@@ -83,15 +85,21 @@ function notModified(exchange: Exchange, validators: Validators) {
   return { status: exchange.settings.policy.decide('notModified'), headers, body: undefined, payload: undefined };
 }
 
-/** A read's validators are the loaded item's (an endpoint may answer a part of it); a change's are its result's, the item as changed. */
+/**
+ * A read's validators are the loaded item's (an endpoint may answer a part of it); a change's are its
+ * result's, the item as changed. A 304 the handler chose (`ctx.outcome('notModified')`) carries them
+ * as the precondition's own 304 does, whatever the handler returned: RFC 9110 section 15.4.5 asks of
+ * a 304 the `ETag` a 200 would carry.
+ */
 function carryValidators(endpoint: Endpoint, validators: Validators): AnswerHook | undefined {
   if (!VALIDATED.has(endpoint.operation)) return undefined;
   const answersItem = endpoint.current === undefined || endpoint.current.answersItem;
   return (exchange, headers, body, status) => {
     const { result } = exchange;
-    if (status >= 300 || result === undefined || result === null) return body;
-    if (endpoint.operation === 'read' && exchange.item !== undefined) addValidators(exchange, validators, exchange.item, headers, false);
-    else if (answersItem) addValidators(exchange, validators, result, headers, false);
+    const notModified = status === OUTCOMES.notModified.status;
+    if (!notModified && (result === undefined || result === null)) return body;
+    const item = endpoint.operation === 'read' ? exchange.item : answersItem ? result : undefined;
+    if (item !== undefined) addValidators(exchange, validators, item, headers, notModified);
     return body;
   };
 }
