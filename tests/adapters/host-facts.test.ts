@@ -35,7 +35,7 @@ function hostApi(reports: ErrorInfo[] = []) {
     authenticate: (request: ApiRequest) => {
       const host = request.host as { req?: { user?: unknown }; request?: { user?: unknown } } | undefined;
       const user = host?.req?.user ?? host?.request?.user;
-      if (user === 'expired') throw new UnauthorizedError('The session has expired');
+      if (user === 'expired') throw new UnauthorizedError('The sign-in has expired');
       return user as { id: number } | undefined;
     },
     onError: (_error, info) => reports.push(info),
@@ -136,9 +136,9 @@ describe('Express', () => {
     expect((host.req as { originalUrl: string }).originalUrl).toBe('/v1/whoami');
   });
 
-  it('401 and 403 are unchanged: no user is the API’s 401, an expired session the 401 it throws', async () => {
+  it('401 and 403 are unchanged: no user is the API’s 401, an expired sign-in the 401 it throws', async () => {
     expectProblem(await answerOf(await fetch(`${base}/v1/whoami`)), { status: 401, code: 'RC_UNAUTHORIZED', headers: { 'www-authenticate': 'Bearer realm="api"' } });
-    expectProblem(await answerOf(await fetch(`${base}/v1/whoami`, { headers: { authorization: 'Bearer expired' } })), { status: 401, detail: 'The session has expired' });
+    expectProblem(await answerOf(await fetch(`${base}/v1/whoami`, { headers: { authorization: 'Bearer expired' } })), { status: 401, detail: 'The sign-in has expired' });
   });
 
   it('a problem’s instance is the id onError learns', async () => {

@@ -362,7 +362,7 @@ describe('the masked 500 where no answer can be built (docs/errors.md)', () => {
 
   it('a 500 whose Accept cannot be read reports the error it answers, once, with the instance the client got', async () => {
     // authenticate runs before Accept is read: its failure is the error the 500 answers.
-    const failure = new Error('session store down');
+    const failure = new Error('token store down');
     const { api, reported } = withReports({ authenticate: () => { throw failure; }, endpoints: [endpoint('GET', '/me', { handle: () => ({}) })] });
     const problem = expectProblem(await api.handle({ method: 'GET', url: '/me', headers: unreadable }), { status: 500, code: 'RC_INTERNAL' });
     expect(reported.map(({ error }) => error)).toEqual([failure]);
