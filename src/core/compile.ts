@@ -40,7 +40,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
   const known = new Set(conventions.map((convention) => convention.name));
   for (const name of Object.keys(declared)) {
     if (!known.has(name)) {
-      throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; add it, as createApi({ use: [${name}] }) with ${name} from restcanon/engine, or build the API with createApi from restcanon`);
+      throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; give its module to createApi({ use: [...] }) (restcanon/engine exports restcanon's own, and createApi from restcanon has those built in)`);
     }
   }
   const parts: EndpointParts[] = [];

@@ -9,7 +9,7 @@ import type { Level } from './ancestors.js';
 const DEFINITION_OPTIONS = [
   'id', 'body', 'patch', 'query', 'item', 'param', 'public', 'authorize', 'owner', 'idOf', 'page', 'sort', 'filter', 'etag', 'lastModified', 'requireIfMatch', 'load', ...COLLECTION_OPERATIONS,
 ];
-const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'outcomes', 'errors', 'handle', 'response'];
+const OPERATION_OPTIONS = ['public', 'authorize', 'summary', 'outcomes', 'errors', 'handle', 'response', 'conventions'];
 /** Create, replace and update receive a body, and may each have a schema of their own for it. */
 const BODY_OPERATION_OPTIONS = [...OPERATION_OPTIONS, 'body', 'bodyLimit'];
 const UPDATE_OPTIONS = [...BODY_OPERATION_OPTIONS, 'merge'];

@@ -87,6 +87,12 @@ interface OperationOptions<Ctx, Errors extends DeclaredErrors = DeclaredErrors> 
   authorize?: Authorize<Ctx>;
   /** One line for generated documentation. */
   summary?: string;
+  /**
+   * What this operation asks of the modules given to `createApi({ use })`, by their names, such as
+   * `{ deprecation: { sunset: '2027-06-30' } }`: each module checks its own when the API is built, and
+   * a name no module of the API has is refused then.
+   */
+  conventions?: Readonly<Record<string, unknown>>;
   /** Success outcomes the handler may choose with `ctx.outcome`, besides the operation's. */
   outcomes?: readonly ChosenOutcome[];
   /** The domain errors the handler throws, by outcome, for the documentation (`{ conflict: 'The slug is taken' }`). */

@@ -1,5 +1,5 @@
 import type { AnyContext, Authorize, BodyOption, CurrentItem, DeclaredErrors, Endpoint, Guard } from '../core/endpoint.js';
-import { freezeEndpoint, publicRule } from './endpoint-checks.js';
+import { declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';
 import { listRules, type PageOption } from '../conventions/lists/lists.js';
 import { MERGE_PATCH_TYPE } from '../conventions/merge-patch/merge-patch.js';
 import type { Resource } from '../core/api.js';
@@ -279,7 +279,7 @@ function toEndpoint(
     // An operation's own response schema, or the collection's item (list: an array of them, or a page).
     response,
     current,
-    conventions,
+    conventions: declaredConventions(options.conventions, conventions, `the "${operation}" of collection("${level.name}")`),
     handle: options.handle,
   }, `the "${operation}" of collection("${level.name}")`);
 }

@@ -101,6 +101,35 @@ function checkBodyLimit({ bodyLimit, method, body }: Endpoint, where: string): v
   if (!BODY_METHODS.has(method) || body === undefined || body === 'ignored') throw new TypeError(`${where}: "bodyLimit" limits the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "bodyLimit"`);
 }
 
+/** restcanon's own conventions, which a definition asks for through options of their own. */
+const OWN_OPTION: Readonly<Record<string, string>> = {
+  lists: '"page", "sort" or "filter"',
+  ownership: '"owner"',
+  conditional: '"conditional" (or a collection\'s "etag" and "lastModified")',
+  mergePatch: 'update\'s "merge"',
+  projection: '"response"',
+  cors: 'createApi\'s "cors"',
+};
+
+/**
+ * What a definition asks of the API's modules (its `conventions` option) joined to what it asks of
+ * restcanon's own conventions through their options. Throws unless the option is an object of
+ * declarations by name, none of them for a convention that has an option of its own.
+ *
+ * @example
+ * declaredConventions({ deprecation: { sunset: '2027-06-30' } }, undefined, 'endpoint(GET /v1/users)');
+ */
+export function declaredConventions(declared: unknown, own: Record<string, unknown> | undefined, where: string): Record<string, unknown> | undefined {
+  if (declared === undefined) return own;
+  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) {
+    throw new TypeError(`${where}: "conventions" must be an object of what it asks of each module of the API, by its name, such as { deprecation: { sunset: '2027-06-30' } }`);
+  }
+  for (const name of Object.keys(declared)) {
+    if (Object.hasOwn(OWN_OPTION, name)) throw new TypeError(`${where}: "conventions" cannot declare "${name}": ask for it through ${OWN_OPTION[name]}`);
+  }
+  return { ...own, ...declared };
+}
+
 function checkConventions(conventions: unknown, where: string): void {
   if (conventions === undefined) return;
   if (typeof conventions !== 'object' || conventions === null || Array.isArray(conventions)) {

@@ -77,6 +77,12 @@ export interface EndpointConfig<
   response?: Response;
   /** One line for generated documentation. */
   summary?: string;
+  /**
+   * What this endpoint asks of the modules given to `createApi({ use })`, by their names, such as
+   * `{ deprecation: { sunset: '2027-06-30' } }`: each module checks its own when the API is built, and
+   * a name no module of the API has is refused then.
+   */
+  conventions?: Readonly<Record<string, unknown>>;
   /** Success outcomes the handler may choose with `ctx.outcome`, besides its operation's (`['accepted']`). */
   outcomes?: readonly Chosen[];
   /**

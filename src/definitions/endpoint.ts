@@ -9,9 +9,9 @@ import type { PartSchema } from '../core/validation.js';
 import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint } from '../core/endpoint.js';
 import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
-import { checkBodyOption, freezeEndpoint, publicRule } from './endpoint-checks.js';
+import { checkBodyOption, declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'handle'];
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
 
@@ -103,7 +103,7 @@ export function endpoint<
     outcomes: config.outcomes,
     errors: config.errors,
     current: conditional && { load: conditional.load as CurrentItem['load'], isHandler: false, answersItem: false },
-    conventions: conditional && { conditional: { etag: conditional.etag, lastModified: conditional.lastModified, requireIfMatch: conditional.requireIfMatch === true } },
+    conventions: declaredConventions(config.conventions, conditional && { conditional: { etag: conditional.etag, lastModified: conditional.lastModified, requireIfMatch: conditional.requireIfMatch === true } }, where),
     handle: config.handle as Endpoint['handle'],
   }, where) as Endpoint<never>;
 }

@@ -121,7 +121,7 @@ describe('an endpoint that asks for a convention the API lacks', () => {
   it.each(NEEDS)('%s is refused when the API is built, naming the convention and use', (_name, definitions, needed) => {
     const build = () => createApi(definitions() as never);
     expect(build).toThrow(TypeError);
-    expect(build).toThrow(`it uses the "${needed.name}" convention, which this API does not have; add it, as createApi({ use: [${needed.name}] }) with ${needed.name} from restcanon/engine`);
+    expect(build).toThrow(`it uses the "${needed.name}" convention, which this API does not have; give its module to createApi({ use: [...] }) (restcanon/engine exports restcanon's own`);
     expect(() => createApi({ ...definitions(), use: [needed] } as never)).not.toThrow();
   });
 
@@ -351,6 +351,23 @@ describe('a convention of your own', () => {
     expect((await api.handle({ method: 'GET', url: '/books' })).headers['x-stamp']).toBe('v1');
     expect((await api.handle({ method: 'GET', url: '/authors' })).headers['x-stamp']).toBeUndefined();
     expect(() => createFullApi({ endpoints: [stamped] })).toThrow('it uses the "stamp" convention, which this API does not have');
+  });
+
+  it('endpoint() and a collection operation declare for it through "conventions"; a built-in convention is asked for through its own option', async () => {
+    const stamp: Convention = {
+      name: 'stamp',
+      endpoint: (_endpoint, declared) => declared === undefined ? undefined : { answer: (_exchange, headers, body) => ((headers['x-stamp'] = String(declared)), body) },
+    };
+    const books = collection('books', { list: { handle: () => [], conventions: { stamp: 'list' } }, read: (ctx) => ({ id: ctx.params.id }) });
+    const health = endpoint('GET', '/health', { handle: () => 'ok', conventions: { stamp: 'health' } });
+    const api = createFullApi({ resources: [books], endpoints: [health], use: [stamp] });
+    expect((await api.handle({ method: 'GET', url: '/books' })).headers['x-stamp']).toBe('list');
+    expect((await api.handle({ method: 'GET', url: '/books/1' })).headers['x-stamp']).toBeUndefined();
+    expect((await api.handle({ method: 'GET', url: '/health' })).headers['x-stamp']).toBe('health');
+    expect(() => createFullApi({ endpoints: [health] })).toThrow('GET /health: it uses the "stamp" convention, which this API does not have; give its module to createApi({ use: [...] })');
+    expect(() => endpoint('GET', '/health', { handle: () => 'ok', conventions: { conditional: {} } })).toThrow('endpoint(GET /health): "conventions" cannot declare "conditional": ask for it through "conditional"');
+    expect(() => collection('books', { list: { handle: () => [], conventions: { lists: {} } } })).toThrow('the "list" of collection("books"): "conventions" cannot declare "lists": ask for it through "page", "sort" or "filter"');
+    expect(() => endpoint('GET', '/health', { handle: () => 'ok', conventions: ['stamp'] as never })).toThrow('endpoint(GET /health): "conventions" must be an object of what it asks of each module of the API, by its name');
   });
 
   it('its api() wraps every answer, sync or async, 404 included, and reads an option of createApi it names', async () => {
