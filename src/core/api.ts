@@ -109,6 +109,8 @@ export interface Api<Routes = unknown> {
   matches(url: string): boolean;
   /** Every method and path, for adapters and documentation. */
   readonly routes: readonly RouteInfo[];
+  /** Its modules: restcanon's own conventions and those of `use`, in the order their steps run within a phase. */
+  readonly modules: readonly Convention[];
   readonly basePath: string;
   /** The status policy every answer follows. */
   readonly policy: StatusPolicy;
@@ -283,6 +285,7 @@ function buildApi(options: ApiOptions, builtIns: readonly Convention[], absent: 
       }
     },
     routes,
+    modules,
     basePath,
     policy: runtime.settings.policy,
     formats: runtime.settings.formats,

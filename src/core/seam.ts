@@ -91,6 +91,12 @@ export interface Convention {
    * and how messages name it. Names are unique within an API.
    */
   readonly name: string;
+  /**
+   * What it adds to the OpenAPI document: an `OpenApiPart` of `restcanon/openapi` (its headers,
+   * parameters, what it marks on an operation), asked about every operation of an API that uses it.
+   * The engine never reads it.
+   */
+  readonly openapi?: object;
   /** The options of `createApi` it reads, such as `cors`; any other option is still refused. */
   readonly options?: readonly string[];
   /**

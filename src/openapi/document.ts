@@ -14,7 +14,7 @@ import { capitalize, modelNames, nounPhrase, operationName, optionsName, summary
 import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
 import { OPENAPI_PARTS } from '../conventions/openapi.js';
-import type { PartBook } from './part.js';
+import type { OpenApiPart, PartBook } from './part.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -111,6 +111,8 @@ interface Build {
   tags: Map<string, { name: string; description: string }>;
   /** Where `openApi()` serves the document, below the basePath. */
   served: string | undefined;
+  /** The parts of restcanon's own conventions, then those of the API's other modules. */
+  parts: readonly OpenApiPart[];
 }
 
 /**
@@ -143,7 +145,8 @@ export function buildDocument(api: Api, options: OpenApiOptions, served: string 
   // Security is described when some route needs a caller: a 401 is among its outcomes.
   const authenticates = api.routes.some((route) => route.outcomes.includes('unauthorized'));
   const schemes = authenticates ? (options.securitySchemes ?? securitySchemeOf(api.challenge)) : undefined;
-  const build: Build = { api, book, schemes, usedIds: new Set(), tags: new Map(), served: served === undefined ? undefined : joinPaths('/', served) };
+  const parts = [...OPENAPI_PARTS, ...api.modules.flatMap((module) => (module.openapi === undefined ? [] : [module.openapi as OpenApiPart]))];
+  const build: Build = { api, book, schemes, usedIds: new Set(), tags: new Map(), served: served === undefined ? undefined : joinPaths('/', served), parts };
   // The item of a collection takes its name first (`User`), so that an endpoint that answers it too does not name it.
   for (const { endpoint } of api.routes) if (endpoint.response?.array === true) book.name(endpoint.response.schema, modelNames(endpoint.operation, endpoint.path, 'item'));
   const router = createRouter<RouteInfo>();
@@ -188,7 +191,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   const tag = tagOf(build, endpoint.path);
   if (tag !== undefined) operation.tags = [tag];
   // What the conventions read: query parameters before the endpoint's own query, headers after its headers.
-  const added = OPENAPI_PARTS.flatMap((part) => part.parameters?.(endpoint, book, name) ?? []);
+  const added = build.parts.flatMap((part) => part.parameters?.(endpoint, book, name) ?? []);
   const parameters = [
     ...pathParameters(endpoint.path, endpoint.params, book, name),
     ...added.filter((parameter) => parameter.in === 'query'),
@@ -198,7 +201,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   ];
   if (parameters.length > 0) operation.parameters = parameters;
   const bodyNames = modelNames(endpoint.operation, endpoint.path, 'body');
-  const conventionBody = OPENAPI_PARTS.reduce<JsonSchema | undefined>((found, part) => found ?? part.requestBody?.(endpoint, book, bodyNames), undefined);
+  const conventionBody = build.parts.reduce<JsonSchema | undefined>((found, part) => found ?? part.requestBody?.(endpoint, book, bodyNames), undefined);
   // An endpoint without a body schema takes no body, nor one that ignores it; one that opts out of validation takes any.
   if (conventionBody !== undefined) operation.requestBody = conventionBody;
   else if (BODY_METHODS.has(method) && endpoint.body !== undefined && endpoint.body !== 'ignored') {
@@ -258,7 +261,7 @@ function successSchema(build: Build, route: RouteInfo): JsonSchema | undefined {
   if (response === undefined) return isDocumentRoute(build, route) ? build.book.own('OpenApiDocument') : undefined;
   if (!response.array) return build.book.model(response.schema, modelNames(operation, path, 'response'));
   const items = build.book.model(response.schema, modelNames(operation, path, 'item'));
-  const page = OPENAPI_PARTS.find((part) => part.page !== undefined)?.page;
+  const page = build.parts.find((part) => part.page !== undefined)?.page;
   return response.page === true && page !== undefined ? page(items) : { type: 'array', items };
 }
 
@@ -295,7 +298,7 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     const response: JsonSchema = { description: `${statusText(status)}: ${empty ? MEANINGS.empty : meaning}` };
     if (!empty) response.content = successContent;
     const headers: JsonSchema = {};
-    for (const part of OPENAPI_PARTS) Object.assign(headers, part.headers?.(endpoint, outcome));
+    for (const part of build.parts) Object.assign(headers, part.headers?.(endpoint, outcome));
     if (outcome === 'create') headers.Location = { description: 'The URL of the new item.', schema: { type: 'string', format: 'uri-reference' } };
     if (Object.keys(headers).length > 0) response.headers = headers;
     responses[status] = response;

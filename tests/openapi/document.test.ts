@@ -773,3 +773,24 @@ describe('declared errors, chosen outcomes and the API\'s own error body', () =>
     expect(document.components.schemas.ErrorBody).toMatchObject({ type: 'object', required: ['errors'] });
   });
 });
+
+describe('a module of the API adds its part to the document', () => {
+  it('the headers of its part are on the success answers of the endpoints that declare it, and of no other', async () => {
+    const stamp = {
+      name: 'stamp',
+      endpoint: (_endpoint: unknown, declared: unknown) => (declared === undefined ? undefined : { answer: (_exchange: unknown, headers: Record<string, string>, body: unknown) => ((headers['x-stamp'] = String(declared)), body) }),
+      openapi: {
+        headers: (declaring: { conventions?: Record<string, unknown> }, outcome: string) =>
+          declaring.conventions?.stamp === undefined || outcome !== 'read' ? undefined : { 'X-Stamp': { description: 'The stamp of the answer.', schema: { type: 'string' } } },
+      },
+    };
+    const api = createApi({
+      endpoints: [endpoint('GET', '/stamped', { handle: () => 'ok', conventions: { stamp: 'v1' } }), endpoint('GET', '/plain', { handle: () => 'ok' })],
+      use: [stamp as never],
+    });
+    const document = await documentOf(api);
+    expect(document.paths['/stamped']!.get!.responses['200']!.headers).toEqual({ 'X-Stamp': { description: 'The stamp of the answer.', schema: { type: 'string' } } });
+    expect(document.paths['/plain']!.get!.responses['200']!.headers).toBeUndefined();
+    expect((await api.handle({ method: 'GET', url: '/stamped' })).headers['x-stamp']).toBe('v1');
+  });
+});
