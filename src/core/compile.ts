@@ -40,7 +40,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
   const known = new Set(conventions.map((convention) => convention.name));
   for (const name of Object.keys(declared)) {
     if (!known.has(name)) {
-      throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; give its module to createApi({ use: [...] }) (restcanon/engine exports restcanon's own, and createApi from restcanon has those built in)`);
+      throw new TypeError(`${endpoint.method} ${endpoint.path}: it uses the "${name}" convention, which this API does not have; add its module, as createApi({ use: [${name}] }) (restcanon/engine exports those createApi from restcanon has built in)`);
     }
   }
   const parts: EndpointParts[] = [];

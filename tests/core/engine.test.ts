@@ -121,7 +121,7 @@ describe('an endpoint that asks for a convention the API lacks', () => {
   it.each(NEEDS)('%s is refused when the API is built, naming the convention and use', (_name, definitions, needed) => {
     const build = () => createApi(definitions() as never);
     expect(build).toThrow(TypeError);
-    expect(build).toThrow(`it uses the "${needed.name}" convention, which this API does not have; give its module to createApi({ use: [...] }) (restcanon/engine exports restcanon's own`);
+    expect(build).toThrow(`it uses the "${needed.name}" convention, which this API does not have; add its module, as createApi({ use: [${needed.name}] }) (restcanon/engine exports those createApi from restcanon has built in)`);
     expect(() => createApi({ ...definitions(), use: [needed] } as never)).not.toThrow();
   });
 
@@ -364,7 +364,7 @@ describe('a convention of your own', () => {
     expect((await api.handle({ method: 'GET', url: '/books' })).headers['x-stamp']).toBe('list');
     expect((await api.handle({ method: 'GET', url: '/books/1' })).headers['x-stamp']).toBeUndefined();
     expect((await api.handle({ method: 'GET', url: '/health' })).headers['x-stamp']).toBe('health');
-    expect(() => createFullApi({ endpoints: [health] })).toThrow('GET /health: it uses the "stamp" convention, which this API does not have; give its module to createApi({ use: [...] })');
+    expect(() => createFullApi({ endpoints: [health] })).toThrow('GET /health: it uses the "stamp" convention, which this API does not have; add its module, as createApi({ use: [stamp] })');
     expect(() => endpoint('GET', '/health', { handle: () => 'ok', conventions: { conditional: {} } })).toThrow('endpoint(GET /health): "conventions" cannot declare "conditional": ask for it through "conditional"');
     expect(() => collection('books', { list: { handle: () => [], conventions: { lists: {} } } })).toThrow('the "list" of collection("books"): "conventions" cannot declare "lists": ask for it through "page", "sort" or "filter"');
     expect(() => endpoint('GET', '/health', { handle: () => 'ok', conventions: ['stamp'] as never })).toThrow('endpoint(GET /health): "conventions" must be an object of what it asks of each module of the API, by its name');
