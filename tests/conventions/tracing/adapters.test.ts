@@ -5,7 +5,7 @@
  * from a real server on an ephemeral port, mounted at `/v1` where the host mounts; the route on the
  * span is the whole template from the server's root.
  */
-import { exporter, serverSpanFor } from './otel.js';
+import { durationPoints, exporter, serverSpanFor } from './otel.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
@@ -49,6 +49,12 @@ function booksApi(use = [tracing()]): Api {
   });
 }
 
+afterEach(() => {
+  exporter.reset();
+  activeInHandler.length = 0;
+  reported.length = 0;
+});
+
 type Serve = (api: Api) => Promise<MountedServer>;
 
 /** Each adapter, with the mount path the host serves the API below. */
@@ -90,11 +96,6 @@ describe.each(ADAPTERS)('tracing over %s', (_name, mount, serve) => {
     server = await serve(booksApi());
   });
   afterAll(() => server.close());
-  afterEach(() => {
-    exporter.reset();
-    activeInHandler.length = 0;
-    reported.length = 0;
-  });
 
   const route = `${mount}/api/books/:id`;
 
@@ -151,6 +152,31 @@ describe.each(ADAPTERS)('tracing over %s', (_name, mount, serve) => {
     expect(span.attributes).toMatchObject({ 'http.route': route, 'http.response.status_code': 500, 'error.type': '500' });
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR });
     expect(reported).toHaveLength(1);
+  });
+});
+
+describe("the HTTP instrumentation's own record of the request", () => {
+  let server: MountedServer;
+  beforeAll(async () => {
+    const listener = toNodeListener(booksApi());
+    // A host that makes a span of its own active before the API runs, as a middleware's instrumentation does.
+    const tracer = trace.getTracer('host');
+    server = await listen(http.createServer((req, res) => tracer.startActiveSpan('host middleware', (span) => (listener(req, res), span.end()))));
+  });
+  afterAll(() => server.close());
+
+  it("names the request's server span, not the host's span active below it", async () => {
+    expect((await fetch(`${server.baseUrl}/api/books/1`)).status).toBe(200);
+    const span = await serverSpanFor('/api/books/1');
+    expect(span.name).toBe('GET /api/books/:id');
+    const host = exporter.getFinishedSpans().find((finished) => finished.name === 'host middleware');
+    expect(host?.parentSpanContext?.spanId).toBe(span.spanContext().spanId);
+    expect(host?.attributes['http.route']).toBeUndefined();
+  });
+
+  it("gives the route to the instrumentation's duration metric", async () => {
+    expect((await fetch(`${server.baseUrl}/api/books/7`)).status).toBe(404);
+    expect(await durationPoints()).toContainEqual(expect.objectContaining({ 'http.route': '/api/books/:id', 'http.response.status_code': 404 }));
   });
 });
 

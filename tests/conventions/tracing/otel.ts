@@ -1,20 +1,29 @@
 /**
  * OpenTelemetry as an application sets it up: the Node SDK's tracer provider (with its
- * AsyncLocalStorage context manager) exporting every span to memory, and
- * `@opentelemetry/instrumentation-http`, which starts a server span for each request a node:http
- * server receives. Import this module before any other of a test file.
+ * AsyncLocalStorage context manager) exporting every span to memory, a meter provider read on
+ * demand, and `@opentelemetry/instrumentation-http`, which starts a server span for each request a
+ * node:http server receives and records its duration. Import this module before any other of a test
+ * file.
  */
 import { createRequire } from 'node:module';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { SpanKind } from '@opentelemetry/api';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { vi } from 'vitest';
 
 export const exporter = new InMemorySpanExporter();
 export const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 provider.register();
-registerInstrumentations({ tracerProvider: provider, instrumentations: [new HttpInstrumentation()] });
+
+/** A reader that hands over what the meters recorded when asked, and nothing on its own. */
+class OnDemandReader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+export const metrics = new OnDemandReader();
+registerInstrumentations({ tracerProvider: provider, meterProvider: new MeterProvider({ readers: [metrics] }), instrumentations: [new HttpInstrumentation()] });
 // The instrumentation patches `http.Server.prototype.emit` when `http` is next required (through
 // require-in-the-middle); an ES module's `import 'node:http'` goes past that hook. Requiring it once
 // here patches the one prototype that every server of the test file uses, however it imports http.
@@ -36,4 +45,18 @@ export async function serverSpanFor(path: string): Promise<ReadableSpan> {
     },
     { timeout: 5_000, interval: 5 },
   );
+}
+
+/**
+ * The attributes of each point of the HTTP instrumentation's `http.server.request.duration` so far.
+ *
+ * @example
+ * const points = await durationPoints();
+ */
+export async function durationPoints(): Promise<Array<Record<string, unknown>>> {
+  const { resourceMetrics } = await metrics.collect();
+  return resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .filter((metric) => metric.descriptor.name === 'http.server.request.duration')
+    .flatMap((metric) => metric.dataPoints.map((point) => point.attributes));
 }
