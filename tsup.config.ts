@@ -14,6 +14,7 @@ export const entries = {
   xml: 'src/formats/xml.ts',
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
+  otel: 'src/conventions/tracing/index.ts',
 };
 
 /**
@@ -35,7 +36,7 @@ export default defineConfig([
     treeshake: true,
     target: 'node20',
     outDir: 'dist',
-    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono'],
+    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono', '@opentelemetry/api'],
   },
   {
     entry: cliEntries,

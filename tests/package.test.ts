@@ -41,6 +41,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   restcanon: ['createApi', 'endpoint', 'isHttpError', 'NotFoundError'],
   'restcanon/testing': ['createTestClient'],
   'restcanon/client': ['createClient', 'bodyOf', 'ClientError'],
+  'restcanon/otel': ['tracing'],
   ...ADAPTER_EXPORTS,
 };
 
@@ -82,10 +83,11 @@ describe('the packed package, installed from its tarball', () => {
     const tarballs = (await readdir(workspace)).filter((file) => file.endsWith('.tgz')).map((file) => path.join(workspace, file));
     await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     await run('npm', ['install', ...tarballs, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--cache', cache], { cwd: consumer, shell: windows });
-    // The optional peer dependencies of restcanon/xml and restcanon/hono (which reads the route with
-    // hono/route), as a user of those subpaths installs them. Express, Fastify and Koa are left out on
-    // purpose: their adapters must load without them.
-    for (const peer of ['fast-xml-parser', 'hono']) await symlink(path.join(root, 'node_modules', peer), path.join(consumer, 'node_modules', peer), 'junction');
+    // The optional peer dependencies of restcanon/xml, restcanon/hono (which reads the route with
+    // hono/route) and restcanon/otel, as a user of those subpaths installs them. Express, Fastify and
+    // Koa are left out on purpose: their adapters must load without them.
+    await mkdir(path.join(consumer, 'node_modules', '@opentelemetry'));
+    for (const peer of ['fast-xml-parser', 'hono', '@opentelemetry/api']) await symlink(path.join(root, 'node_modules', peer), path.join(consumer, 'node_modules', peer), 'junction');
   }, 120_000);
 
   afterAll(async () => {
@@ -200,13 +202,14 @@ import { toHono } from 'restcanon/hono';
 import { createTestClient } from 'restcanon/testing';
 import { createOpenApiDocument } from 'restcanon/openapi';
 import { createClient } from 'restcanon/client';
+import { tracing } from 'restcanon/otel';
 
 const notes = collection('notes', {
   read: async (ctx) => ({ id: ctx.params.id, text: 'hi' }),
   authorize: async () => true,
 });
 const health = endpoint('GET', '/users/:userId/health', { handle: (ctx) => ({ user: ctx.params.userId }) });
-export const api = createApi({ resources: [notes], endpoints: [health], authenticate: async () => null });
+export const api = createApi({ resources: [notes], endpoints: [health], authenticate: async () => null, use: [tracing({ mountPath: '/v1' })] });
 const userId: string = (null as unknown as Context<{ userId: string }>).params.userId;
 // @ts-expect-error: a handler's params hold only the path's names
 endpoint('GET', '/users/:userId', { handle: (ctx) => ctx.params.id });

@@ -9,18 +9,30 @@ import { describe, expect, it } from 'vitest';
 
 const dist = join(import.meta.dirname, '..', 'dist');
 
-async function gzippedSize(source: string): Promise<number> {
-  const result = await build({
+/** A source bundled as a user's bundler would, with the optional peers a subpath needs left outside. */
+function bundle(source: string) {
+  return build({
     stdin: { contents: source, resolveDir: dist, loader: 'js' },
     bundle: true,
     minify: true,
     format: 'esm',
     platform: 'node',
     write: false,
-    external: ['fast-xml-parser', 'hono'],
+    metafile: true,
+    external: ['fast-xml-parser', 'hono', '@opentelemetry/api'],
     logLevel: 'silent',
   });
+}
+
+async function gzippedSize(source: string): Promise<number> {
+  const result = await bundle(source);
   return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).byteLength;
+}
+
+/** The packages outside restcanon that a bundle of `source` imports. */
+async function packagesImported(source: string): Promise<string[]> {
+  const { metafile } = await bundle(source);
+  return Object.values(metafile.outputs).flatMap((output) => output.imports.filter((imported) => imported.external).map((imported) => imported.path));
 }
 
 const KIB = 1024;
@@ -53,7 +65,17 @@ const CONVENTION_BUDGETS = [
   { name: 'mergePatch', source: "export { mergePatch } from './engine.js';", budget: 2 * KIB },
   { name: 'projection', source: "export { projection } from './engine.js';", budget: 2 * KIB },
   { name: 'extension', source: "export { extension } from './index.js';", budget: 1 * KIB },
+  // restcanon/otel, with @opentelemetry/api outside the bundle: the application has it already.
+  { name: 'tracing (restcanon/otel)', source: "export { tracing } from './otel.js';", budget: 1 * KIB },
 ] as const;
+
+describe('what an API without tracing loads', () => {
+  it('restcanon, its engine and its adapters never import @opentelemetry/api: only restcanon/otel does', async () => {
+    const everything = "export * from './index.js'; export * from './engine.js'; export * from './node.js'; export * from './express.js'; export * from './fastify.js'; export * from './fetch.js';";
+    expect(await packagesImported(everything)).not.toContain('@opentelemetry/api');
+    expect(await packagesImported("export { tracing } from './otel.js';")).toEqual(['@opentelemetry/api']);
+  });
+});
 
 describe('size budget (minified, gzipped)', () => {
   it.each(CONVENTION_BUDGETS)('$name adds at most its budget to the engine alone', async ({ source, budget }) => {
