@@ -6,17 +6,23 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../src/adapters/node.js';
 import { createDemoApi } from '../examples/demo-api.mjs';
+import { OPEN_TIMEOUT, openDemoDatabase } from './helpers/demo-database.js';
 import { answerOf, expectProblem } from './helpers/problem.js';
 
 let server: Server;
+let db: Awaited<ReturnType<typeof openDemoDatabase>>;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer(toNodeListener(createDemoApi(undefined, { onError: () => {} })));
+  db = await openDemoDatabase();
+  server = createServer(toNodeListener(createDemoApi(db, { onError: () => {} })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, OPEN_TIMEOUT);
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await db.close();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const alice = { authorization: 'Bearer alice-token' };
 const json = { 'content-type': 'application/json' };
