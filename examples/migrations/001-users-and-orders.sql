@@ -19,3 +19,5 @@ create table orders (
 create index orders_by_user on orders (user_id, id);
 create index orders_by_user_item on orders (user_id, item, id);
 create index orders_by_user_quantity on orders (user_id, quantity, id);
+-- A list of one item's orders, sorted by quantity.
+create index orders_by_user_item_quantity on orders (user_id, item, quantity, id);
