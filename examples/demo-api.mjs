@@ -1,11 +1,13 @@
 /**
  * The demo API: users and their orders, bearer tokens for two users and an admin, ownership,
  * validation with zod, entity tags and merge patches on users, paged and sortable orders, CORS for a
- * page on http://localhost:5173, and an in-memory store. `npm start` serves it with the node adapter.
+ * page on http://localhost:5173, on Postgres (PGlite in the process unless DATABASE_URL names a
+ * server). `npm start` serves it with the node adapter.
  */
-import { collection, createApi, endpoint, UnauthorizedError } from 'restcanon';
+import { collection, createApi, endpoint, PreconditionFailedError, UnauthorizedError } from 'restcanon';
 import { openApi } from 'restcanon/openapi';
 import { z } from 'zod';
+import { keysetPage, openDatabase, parameters } from './database.mjs';
 
 /** The demo's callers. In a real API these come from a token store or an identity provider. */
 export const DEMO_TOKENS = {
@@ -23,6 +25,12 @@ const Order = z.object({ id: z.number().int(), userId: z.number().int(), item: z
 
 const isAdmin = (principal) => principal?.role === 'admin';
 
+/** The row a conditional UPDATE changed; none means the version moved since the preconditions were checked. */
+function changed(rows) {
+  if (rows.length === 0) throw new PreconditionFailedError('The user changed while this request ran; read it again');
+  return rows[0];
+}
+
 /** Reads `Authorization: Bearer <token>`; no header is an anonymous caller, an unknown token a 401. */
 function authenticate(request) {
   const header = request.headers?.authorization;
@@ -33,46 +41,44 @@ function authenticate(request) {
   return caller;
 }
 
+const USER = 'id, name, email, version';
+const ORDER = 'id, user_id as "userId", item, quantity';
+/** The fields an order list may be sorted by, and its key: their columns and types. */
+const ORDER_COLUMNS = { id: { column: 'id', type: 'integer' }, item: { column: 'item', type: 'text' }, quantity: { column: 'quantity', type: 'integer' } };
+
 /**
- * One page of items in memory, as a database would give it: ordered by `ctx.sort`, then by id; after
- * or before the cursor's position; `ctx.page.limit` of them.
+ * Empties the demo's tables and writes Alice, Bob and the admin, and one order each for Alice and
+ * Bob, numbering from 1 again.
+ *
+ * @example
+ * await resetDemoData(db);
  */
-function pageOf(items, { sort, page }) {
-  const order = [...sort, { field: 'id', direction: 'asc' }];
-  const compare = (a, b) => {
-    for (const { field, direction } of order) {
-      if (a[field] !== b[field]) return (a[field] < b[field] ? -1 : 1) * (direction === 'desc' ? -1 : 1);
-    }
-    return 0;
-  };
-  const position = page.after ?? page.before;
-  const sorted = items.sort(compare);
-  if (position === undefined) return sorted.slice(0, page.limit);
-  if (page.after !== undefined) return sorted.filter((item) => compare(item, position) > 0).slice(0, page.limit);
-  return sorted.filter((item) => compare(item, position) < 0).slice(-page.limit);
+export async function resetDemoData(db) {
+  await db.exec(`begin;
+    truncate users, orders restart identity cascade;
+    insert into users (name, email) values ('Alice', 'alice@example.com'), ('Bob', 'bob@example.com'), ('Ada', 'ada@example.com');
+    insert into orders (user_id, item, quantity) values (1, 'Notebook', 2), (2, 'Pencil', 10), (1, 'Eraser', 1);
+    commit;`);
 }
 
-/** A fresh store with Alice, Bob and the admin, and one order each for Alice and Bob. */
-export function createDemoStore() {
-  return {
-    // `version` counts a user's changes: their ETag. The User schema leaves it out of every answer.
-    users: new Map([
-      [1, { id: 1, name: 'Alice', email: 'alice@example.com', version: 1 }],
-      [2, { id: 2, name: 'Bob', email: 'bob@example.com', version: 1 }],
-      [3, { id: 3, name: 'Ada', email: 'ada@example.com', version: 1 }],
-    ]),
-    orders: new Map([
-      [1, { id: 1, userId: 1, item: 'Notebook', quantity: 2 }],
-      [2, { id: 2, userId: 2, item: 'Pencil', quantity: 10 }],
-      [3, { id: 3, userId: 1, item: 'Eraser', quantity: 1 }],
-    ]),
-    nextUserId: 4,
-    nextOrderId: 4,
-  };
+/**
+ * The demo's database (`examples/database.mjs`: PGlite, or Postgres when DATABASE_URL is set) with
+ * its schema, and its data written when it has none.
+ *
+ * @example
+ * const api = createDemoApi(await openDemoDatabase());
+ */
+export async function openDemoDatabase(options) {
+  const db = await openDatabase(options);
+  if ((await db.query('select count(*)::integer as users from users'))[0].users === 0) await resetDemoData(db);
+  return db;
 }
 
-/** Builds the demo API over a store. */
-export function createDemoApi(store = createDemoStore(), options = {}) {
+/** The first row of a statement, or undefined: a missing item is restcanon's 404. */
+const first = (rows) => rows[0];
+
+/** Builds the demo API over its database. */
+export function createDemoApi(db, options = {}) {
   const users = collection('users', {
     id: UserId,
     body: NewUser,
@@ -80,38 +86,24 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     // Each user sees and changes only themself; the admin everyone. The scope keeps the list's query to the caller.
     owner: { rule: (user, principal) => isAdmin(principal) || user.id === principal.id, scope: (principal) => (isAdmin(principal) ? {} : { id: principal.id }) },
     etag: (user) => String(user.version),
-    list: (ctx) => [...store.users.values()].filter((user) => Object.entries(ctx.filter).every(([field, value]) => user[field] === value)),
-    read: (ctx) => store.users.get(ctx.params.id),
+    list: (ctx) => (ctx.filter.id === undefined ? db.query(`select ${USER} from users order by id`) : db.query(`select ${USER} from users where id = $1 order by id`, [ctx.filter.id])),
+    read: async (ctx) => first(await db.query(`select ${USER} from users where id = $1`, [ctx.params.id])),
     create: {
       authorize: (ctx) => isAdmin(ctx.principal),
-      handle: (ctx) => {
-        const user = { id: store.nextUserId++, ...ctx.body, version: 1 };
-        store.users.set(user.id, user);
-        return user;
-      },
+      handle: async (ctx) => first(await db.query(`insert into users (name, email) values ($1, $2) returning ${USER}`, [ctx.body.name, ctx.body.email])),
     },
-    replace: (ctx) => {
-      const user = { id: ctx.params.id, ...ctx.body, version: ctx.item.version + 1 };
-      store.users.set(user.id, user);
-      return user;
-    },
+    // A change applies to the version the preconditions were checked against, in one statement: a
+    // change that came in between makes it a 412 rather than a lost update.
+    replace: async (ctx) => changed(await db.query(`update users set name = $2, email = $3, version = version + 1 where id = $1 and version = $4 returning ${USER}`, [ctx.params.id, ctx.body.name, ctx.body.email, ctx.item.version])),
     // A JSON merge patch, applied to the user as read gives it; ctx.body is the result, checked against NewUser.
     update: {
       merge: true,
-      handle: (ctx) => {
-        const user = { ...ctx.item, ...ctx.body, version: ctx.item.version + 1 };
-        store.users.set(user.id, user);
-        return user;
-      },
+      handle: async (ctx) => changed(await db.query(`update users set name = $2, email = $3, version = version + 1 where id = $1 and version = $4 returning ${USER}`, [ctx.params.id, ctx.body.name, ctx.body.email, ctx.item.version])),
     },
     remove: {
       authorize: (ctx) => isAdmin(ctx.principal),
-      handle: (ctx) => {
-        const user = store.users.get(ctx.params.id);
-        store.users.delete(ctx.params.id);
-        for (const order of store.orders.values()) if (order.userId === ctx.params.id) store.orders.delete(order.id);
-        return user;
-      },
+      // The user's orders go with them (on delete cascade).
+      handle: async (ctx) => first(await db.query(`delete from users where id = $1 returning ${USER}`, [ctx.params.id])),
     },
   });
 
@@ -123,26 +115,21 @@ export function createDemoApi(store = createDemoStore(), options = {}) {
     owner: (order, principal) => isAdmin(principal) || order.userId === principal.id,
     page: { by: 'cursor', limit: { default: 10, max: 50 } },
     sort: ['item', 'quantity'],
-    list: (ctx) => pageOf([...store.orders.values()].filter((order) => order.userId === ctx.params.userId), ctx),
-    read: (ctx) => {
-      const order = store.orders.get(ctx.params.id);
-      return order?.userId === ctx.params.userId ? order : undefined;
+    filter: { item: z.string().min(1).max(200) },
+    // A keyset page: as fast for the thousandth page as for the first.
+    list: async (ctx) => {
+      const params = parameters();
+      const owner = params.value(ctx.params.userId, 'integer');
+      const item = ctx.filter.item === undefined ? '' : `and item = ${params.value(ctx.filter.item, 'text')}`;
+      const page = keysetPage(ctx, ORDER_COLUMNS, params);
+      const rows = await db.query(`select ${ORDER} from orders where user_id = ${owner} ${item} ${page.and} order by ${page.orderBy} limit ${page.limit}`, params.list);
+      return page.reverse ? rows.reverse() : rows;
     },
-    create: (ctx) => {
-      const order = { id: store.nextOrderId++, userId: ctx.params.userId, ...ctx.body };
-      store.orders.set(order.id, order);
-      return order;
-    },
-    update: (ctx) => {
-      const order = { ...store.orders.get(ctx.params.id), ...ctx.body };
-      store.orders.set(order.id, order);
-      return order;
-    },
-    remove: (ctx) => {
-      const order = store.orders.get(ctx.params.id);
-      store.orders.delete(ctx.params.id);
-      return order;
-    },
+    read: async (ctx) => first(await db.query(`select ${ORDER} from orders where id = $1 and user_id = $2`, [ctx.params.id, ctx.params.userId])),
+    create: async (ctx) => first(await db.query(`insert into orders (user_id, item, quantity) values ($1, $2, $3) returning ${ORDER}`, [ctx.params.userId, ctx.body.item, ctx.body.quantity])),
+    update: async (ctx) =>
+      first(await db.query(`update orders set item = coalesce($3, item), quantity = coalesce($4, quantity) where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId, ctx.body.item ?? null, ctx.body.quantity ?? null])),
+    remove: async (ctx) => first(await db.query(`delete from orders where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId])),
   });
 
   const health = endpoint('GET', '/health', { public: true, response: z.object({ status: z.literal('ok') }), handle: () => ({ status: 'ok' }) });

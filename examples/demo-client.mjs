@@ -7,12 +7,14 @@
 import { createServer } from 'node:http';
 import { createClient } from 'restcanon/client';
 import { toNodeListener } from 'restcanon/node';
-import { createDemoApi } from './demo-api.mjs';
+import { createDemoApi, openDemoDatabase } from './demo-api.mjs';
 
 let server;
+let db;
 let baseUrl = process.env.DEMO_URL;
 if (baseUrl === undefined) {
-  server = createServer(toNodeListener(createDemoApi()));
+  db = await openDemoDatabase();
+  server = createServer(toNodeListener(createDemoApi(db)));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${server.address().port}`;
 }
@@ -63,6 +65,7 @@ try {
   show('DELETE /users/:id (admin)', 200, await admin.delete('/users/:id', { params: { id } }));
 } finally {
   server?.close();
+  await db?.close();
 }
 
 console.log(surprises === 0 ? '\nEvery answer was the expected one.' : `\n${surprises} surprise(s).`);

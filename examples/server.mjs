@@ -1,12 +1,14 @@
 /**
- * `npm start`: serves the demo API with restcanon's node adapter on PORT (default 3000).
+ * `npm start`: serves the demo API with restcanon's node adapter on PORT (default 3000), on PGlite in
+ * memory, or on the Postgres server DATABASE_URL names.
  */
 import { createServer } from 'node:http';
 import { toNodeListener } from 'restcanon/node';
-import { createDemoApi } from './demo-api.mjs';
+import { createDemoApi, openDemoDatabase } from './demo-api.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
-const server = createServer(toNodeListener(createDemoApi()));
+const db = await openDemoDatabase();
+const server = createServer(toNodeListener(createDemoApi(db)));
 
 server.listen(port, () => {
   const base = `http://localhost:${port}`;
@@ -27,4 +29,4 @@ server.listen(port, () => {
   console.log(`  curl -i ${base}/openapi.json`);
 });
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => db.close().finally(() => process.exit(0))));

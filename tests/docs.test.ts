@@ -99,12 +99,14 @@ describe('README and docs/', () => {
 
   it.concurrent.for(blocks.map((block, index) => [`${block.file} › ${block.heading} (block ${index + 1})`, block, index] as const))(
     '%s runs',
+    { timeout: 150_000 },
     async ([name, block, index], { expect }) => {
       const file = join(scratch, `block-${index + 1}.mjs`);
       writeFileSync(file, block.code);
-      // Under vitest's own time limit, so that a block that never exits says so.
-      const { stdout, stderr } = await run(process.execPath, [file], { cwd: root, timeout: 15_000 }).catch((error: { killed?: boolean; stdout?: string }) => {
-        if (error.killed) throw new Error(`${name} did not exit within 15 s (a server, socket or timer left open?); it printed: ${error.stdout ?? ''}`);
+      // Under the test's own time limit, so that a block that never exits says so; one that starts Postgres in its process (PGlite) gets longer.
+      const limit = block.code.includes('@electric-sql/pglite') ? 120_000 : 15_000;
+      const { stdout, stderr } = await run(process.execPath, [file], { cwd: root, timeout: limit }).catch((error: { killed?: boolean; stdout?: string }) => {
+        if (error.killed) throw new Error(`${name} did not exit within ${limit / 1000} s (a server, socket or timer left open?); it printed: ${error.stdout ?? ''}`);
         throw error;
       });
       expect(stderr).not.toMatch(/AssertionError/);

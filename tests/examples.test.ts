@@ -6,22 +6,38 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../src/adapters/node.js';
 import { createDemoApi } from '../examples/demo-api.mjs';
+import { OPEN_TIMEOUT, openDemoDatabase } from './helpers/demo-database.js';
+import { POSTGRES_MISSING, startPostgres } from './helpers/postgres-server.js';
 import { answerOf, expectProblem } from './helpers/problem.js';
-
-let server: Server;
-let base: string;
-
-beforeAll(async () => {
-  server = createServer(toNodeListener(createDemoApi(undefined, { onError: () => {} })));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const alice = { authorization: 'Bearer alice-token' };
 const json = { 'content-type': 'application/json' };
 
-describe('the README tour of the demo API', () => {
+/** Where the demo keeps its data: PGlite in the process, and a Postgres server where Debian's is installed. */
+const DATABASES = [
+  { name: 'PGlite', skip: undefined, start: async () => ({ url: undefined, stop: async () => {} }) },
+  { name: 'a Postgres server', skip: POSTGRES_MISSING, start: startPostgres },
+] as const;
+
+for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefined)(`the README tour of the demo API on ${name}`, () => {
+  let server: Server;
+  let db: Awaited<ReturnType<typeof openDemoDatabase>>;
+  let postgres: { url: string | undefined; stop(): Promise<void> };
+  let base: string;
+
+  beforeAll(async () => {
+    postgres = await start();
+    db = await openDemoDatabase({ url: postgres.url });
+    server = createServer(toNodeListener(createDemoApi(db, { onError: () => {} })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, OPEN_TIMEOUT);
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.close();
+    await postgres.stop();
+  });
+
   it('GET /health is public', async () => {
     const response = await fetch(`${base}/health`);
     expect(response.status).toBe(200);
@@ -122,7 +138,8 @@ describe('the README tour of the demo API', () => {
 });
 
 describe('npm start', () => {
-  it('serves the demo on PORT and prints curl lines to try', async () => {
+  // It starts Postgres in its process (PGlite) before it listens.
+  it('serves the demo on PORT and prints curl lines to try', { timeout: OPEN_TIMEOUT }, async () => {
     const { spawn } = await import('node:child_process');
     const { createServer: createProbe } = await import('node:net');
     const port = await new Promise<number>((resolve) => {

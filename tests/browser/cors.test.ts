@@ -18,6 +18,7 @@ import { toNodeListener } from '../../src/adapters/node.js';
 import { collection, createApi } from '../../src/index.js';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { createDemoApi } from '../../examples/demo-api.mjs';
+import { OPEN_TIMEOUT, openDemoDatabase } from '../helpers/demo-database.js';
 
 const run = promisify(execFile);
 
@@ -198,6 +199,7 @@ function demoPage(apiUrl: string): string {
 
 describe('the demo in a real browser (headless Chromium)', () => {
   const servers: MountedServer[] = [];
+  let db: Awaited<ReturnType<typeof openDemoDatabase>> | undefined;
   let pageUrl: string;
 
   beforeAll(async () => {
@@ -219,12 +221,14 @@ describe('the demo in a real browser (headless Chromium)', () => {
       pageUrl = `${elsewhere.baseUrl}/`;
       options = { cors: { origins: [elsewhere.baseUrl] } };
     }
-    const demo = await listen(http.createServer(toNodeListener(createDemoApi(undefined, { onError: () => {}, ...options }))));
+    db = await openDemoDatabase();
+    const demo = await listen(http.createServer(toNodeListener(createDemoApi(db, { onError: () => {}, ...options }))));
     servers.push(demo);
     page.html = demoPage(demo.baseUrl);
-  });
+  }, OPEN_TIMEOUT);
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.close()));
+    await db?.close();
   });
 
   it('lets its page send a bearer-token GET and a JSON POST and read ETag, Link and Location', { timeout: 90_000 }, async (ctx) => {

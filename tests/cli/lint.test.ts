@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createDemoApi } from '../../examples/demo-api.mjs';
+import { downDatabase } from '../helpers/demo-database.js';
 import { createConduitApi } from '../../examples/conduit/api.mjs';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { FASTIFY_DOCUMENT } from './apps/fastify-default.js';
@@ -100,7 +101,7 @@ describe('restcanon lint: planted violations', () => {
 
 describe('restcanon lint: the documents restcanon generates', () => {
   it('finds nothing in the demo API’s document', async () => {
-    const file = await generated(createDemoApi(createDemoStore(), { onError: () => {} }), '/openapi.json', 'demo.json');
+    const file = await generated(createDemoApi(downDatabase(), { onError: () => {} }), '/openapi.json', 'demo.json');
     const { code, report } = await lint(file);
     expect(report.findings).toEqual([]);
     expect(code).toBe(0);

@@ -8,7 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/adapters/node.js';
-import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createDemoApi } from '../../examples/demo-api.mjs';
+import { OPEN_TIMEOUT, openDemoDatabase } from '../helpers/demo-database.js';
 import { createConduitApi } from '../../examples/conduit/api.mjs';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { createFastifyDefault } from './apps/fastify-default.js';
@@ -142,10 +143,15 @@ describe('restcanon probe: a Fastify app with the default error handling', () =>
 
 describe('restcanon probe: the demo API (npm start)', () => {
   let server: MountedServer;
+  let db: Awaited<ReturnType<typeof openDemoDatabase>>;
   beforeAll(async () => {
-    server = await listen(http.createServer(toNodeListener(createDemoApi(createDemoStore(), { onError: () => {} }))));
+    db = await openDemoDatabase();
+    server = await listen(http.createServer(toNodeListener(createDemoApi(db, { onError: () => {} }))));
+  }, OPEN_TIMEOUT);
+  afterAll(async () => {
+    await server.close();
+    await db.close();
   });
-  afterAll(() => server.close());
 
   it('finds nothing, with two users, and runs every check', async () => {
     const { code, report } = await probe(server.baseUrl, '--auth', 'Bearer alice-token', '--auth2', 'Bearer bob-token');

@@ -10,6 +10,7 @@ import { collection, createApi, endpoint, json, text } from 'restcanon';
 import { bodyOf, ClientError, createClient, type ClientOptions } from 'restcanon/client';
 import { toNodeListener } from 'restcanon/node';
 import { createDemoApi } from '../../examples/demo-api.mjs';
+import { OPEN_TIMEOUT, openDemoDatabase, resetDemoData } from '../helpers/demo-database.js';
 
 type DemoApi = ReturnType<typeof createDemoApi>;
 
@@ -23,8 +24,13 @@ async function serve(api: Parameters<typeof toNodeListener>[0]): Promise<string>
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}${api.basePath === '/' ? '' : api.basePath}`;
 }
 
+let db: Awaited<ReturnType<typeof openDemoDatabase>>;
+beforeAll(async () => {
+  db = await openDemoDatabase();
+}, OPEN_TIMEOUT);
 afterAll(async () => {
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await db.close();
 });
 
 const ALICE = { authorization: 'Bearer alice-token' };
@@ -34,7 +40,9 @@ describe.each(['http', 'memory'] as const)('the demo API through the client (%s)
   let options: (headers?: Record<string, string>, etags?: boolean) => ClientOptions;
 
   beforeAll(async () => {
-    const api = createDemoApi(undefined, { onError: () => {} });
+    // Each transport starts from the demo's first data.
+    await resetDemoData(db);
+    const api = createDemoApi(db, { onError: () => {} });
     const baseUrl = transport === 'http' ? await serve(api) : undefined;
     options = (headers = {}, etags = false) => ({ ...(baseUrl === undefined ? { api } : { baseUrl }), headers, etags });
   });

@@ -5,23 +5,24 @@
  * from the built package (`examples/demo-api.mjs` imports 'restcanon'): run `npx tsup` first.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
-import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createDemoApi } from '../../examples/demo-api.mjs';
+import { OPEN_TIMEOUT, downDatabase, openDemoDatabase, resetDemoData } from '../helpers/demo-database.js';
 import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../src/openapi/index.js';
 
-type Store = ReturnType<typeof createDemoStore>;
+type Database = Awaited<ReturnType<typeof openDemoDatabase>>;
 // No deadline: the probes cannot make a demo handler hang, so a listed 503 could never be observed.
 const quiet: ApiOptions = { onError: () => {}, timeout: false };
 const admin = { authorization: 'Bearer admin-token' };
 const alice = { authorization: 'Bearer alice-token' };
 const jsonType = { 'content-type': 'application/json' };
 
-/** A store whose every read and write fails, as a database that is down would. */
-function brokenStore(): Store {
-  const down = () => new Proxy(new Map(), { get: () => () => { throw new Error('the database is down'); } });
-  return { ...createDemoStore(), users: down(), orders: down() } as Store;
-}
+let db: Database;
+beforeAll(async () => {
+  db = await openDemoDatabase();
+}, OPEN_TIMEOUT);
+afterAll(() => db.close());
 
 const validBody = (path: string) => (path.includes('/orders') ? { item: 'Pen', quantity: 1 } : { name: 'Zed', email: 'zed@example.com' });
 const urlOf = (path: string, userId: string | number, id: string | number) => path.replace(':userId', String(userId)).replace(':id', String(id));
@@ -29,11 +30,11 @@ const urlOf = (path: string, userId: string | number, id: string | number) => pa
 interface Probe {
   /** The case it exercises, for failure messages. */
   name: string;
-  store?: () => Store;
+  database?: () => Database;
   request: (route: RouteInfo) => ApiRequest;
 }
 
-/** One request per case of the issue; each runs against a fresh store, so that none sees another's changes. */
+/** One request per case of the issue; each runs against the demo's first data, so that none sees another's changes. */
 const PROBES: readonly Probe[] = [
   { name: 'success as the admin', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
   { name: 'success as the owner', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
@@ -50,7 +51,7 @@ const PROBES: readonly Probe[] = [
   { name: 'a wrong content type', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, 'content-type': 'text/plain' }, body: 'hello' }) },
   { name: 'a copy that is current', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'if-none-match': '"1"' }, body: JSON.stringify(validBody(path)) }) },
   { name: 'a stale copy', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'if-match': '"0"' }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'the database is down', store: brokenStore, request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'the database is down', database: downDatabase, request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
 ];
 
 const toOpenApiPath = (template: string) => template.replace(/:(\w+)/g, '{$1}');
@@ -105,12 +106,13 @@ function expectShape(document: OpenApiDocument, given: JsonSchema | undefined, b
  * `unobservable` names, per route, the statuses the demo's handlers cannot produce, with the reason.
  */
 async function expectExactStatuses(options: ApiOptions, unobservable: Readonly<Record<string, readonly number[]>>): Promise<void> {
-  const api = createDemoApi(createDemoStore(), { ...quiet, ...options });
+  const api = createDemoApi(db, { ...quiet, ...options });
   const document = await documentOf(api);
   for (const route of api.routes) {
     const observed = new Set<number>();
     for (const probe of PROBES) {
-      const fresh = createDemoApi(probe.store?.() ?? createDemoStore(), { ...quiet, ...options });
+      if (probe.database === undefined) await resetDemoData(db);
+      const fresh = createDemoApi(probe.database?.() ?? db, { ...quiet, ...options });
       const response = await fresh.handle(probe.request(route));
       expectDescribed(document, route, response, probe.name);
       observed.add(response.status);
@@ -125,7 +127,7 @@ async function expectExactStatuses(options: ApiOptions, unobservable: Readonly<R
 
 describe('the OpenAPI document of the demo API', () => {
   it('is a valid OpenAPI 3.1 document with the operations of the demo', async () => {
-    const document = await documentOf(createDemoApi(createDemoStore(), quiet));
+    const document = await documentOf(createDemoApi(db, quiet));
     const operations = Object.values(document.paths).flatMap((item) => (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((verb) => (item[verb] ? [item[verb]!.operationId] : [])));
     expect(operations).toEqual([
       'readHealth',
@@ -148,7 +150,7 @@ describe('the OpenAPI document of the demo API', () => {
 
   it('lists, for every operation, exactly the statuses the demo answers', async () => {
     await expectExactStatuses({}, {
-      // The health and document handlers touch no store: no request makes them fail.
+      // The health and document handlers touch no database: no request makes them fail.
       'GET /health': [500],
       'GET /openapi.json': [500],
       // The demo's remove handlers return the removed item, never `true`, so their 204 never comes.
@@ -160,12 +162,12 @@ describe('the OpenAPI document of the demo API', () => {
   it('follows a changed policy: remove 204, forbidden 404, JSON instead of 406', async () => {
     const policy = createStatusPolicy({ remove: 204, forbidden: 404, unacceptable: 'json' });
     await expectExactStatuses({ policy }, { 'GET /health': [500], 'GET /openapi.json': [500] });
-    const document = await documentOf(createDemoApi(createDemoStore(), { ...quiet, policy }));
+    const document = await documentOf(createDemoApi(db, { ...quiet, policy }));
     expect(Object.keys(document.paths['/users/{id}']!.delete!.responses)).toEqual(['204', '400', '401', '404', '412', '500']);
   });
 
   it('every path answers any other method with the 405 and the Allow it states', async () => {
-    const api = createDemoApi(createDemoStore(), quiet);
+    const api = createDemoApi(db, quiet);
     const document = await documentOf(api);
     for (const [path, item] of Object.entries(document.paths)) {
       const method = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((candidate) => !item['x-allow'].split(', ').includes(candidate))!;
@@ -177,7 +179,7 @@ describe('the OpenAPI document of the demo API', () => {
   });
 
   it('OPTIONS on every path answers the status and the Allow header it documents', async () => {
-    const api = createDemoApi(createDemoStore(), quiet);
+    const api = createDemoApi(db, quiet);
     const document = await documentOf(api);
     for (const [path, item] of Object.entries(document.paths)) {
       const documented = item.options!.responses;
@@ -189,7 +191,7 @@ describe('the OpenAPI document of the demo API', () => {
   });
 
   it('HEAD on every path with GET answers a status it documents, without a body', async () => {
-    const api = createDemoApi(createDemoStore(), quiet);
+    const api = createDemoApi(db, quiet);
     const document = await documentOf(api);
     const requests = [{ who: admin, id: 1 }, { who: {}, id: 1 }, { who: alice, id: 2 }, { who: admin, id: 99 }, { who: admin, id: 'abc' }];
     for (const [path, item] of Object.entries(document.paths)) {
@@ -206,7 +208,7 @@ describe('the OpenAPI document of the demo API', () => {
   });
 
   it('names each model once: the user schema is one component, referred to from every operation', async () => {
-    const document = await documentOf(createDemoApi(createDemoStore(), quiet));
+    const document = await documentOf(createDemoApi(db, quiet));
     const text = JSON.stringify(document.paths);
     // The users' update takes a merge patch of UserBody: UserPatch, its members, none required.
     expect(Object.keys(document.components.schemas).sort()).toEqual(['Health', 'OpenApiDocument', 'Order', 'OrderBody', 'OrderPatch', 'Problem', 'User', 'UserBody', 'UserPatch', 'ValidationProblem']);

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createDemoApi } from '../../examples/demo-api.mjs';
+import { downDatabase } from '../helpers/demo-database.js';
 import { createOpenApiDocument } from '../../src/openapi/index.js';
 
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The errors tsc finds in `calls`, checked against the types generated from the demo's document. */
 async function typeErrors(calls: string): Promise<string> {
-  const document = createOpenApiDocument(createDemoApi(createDemoStore(), { onError: () => {} }), { info: { title: 'restcanon demo', version: '1.0.0' } });
+  const document = createOpenApiDocument(createDemoApi(downDatabase(), { onError: () => {} }), { info: { title: 'restcanon demo', version: '1.0.0' } });
   writeFileSync(join(scratch, 'demo.ts'), astToString(await openapiTS(structuredClone(document) as never)));
   writeFileSync(join(scratch, 'calls.ts'), calls);
   const options = ['--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'es2022', '--module', 'nodenext', '--skipLibCheck', join(scratch, 'calls.ts')];

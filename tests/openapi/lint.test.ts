@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoApi, createDemoStore } from '../../examples/demo-api.mjs';
+import { createDemoApi } from '../../examples/demo-api.mjs';
+import { downDatabase } from '../helpers/demo-database.js';
 import { createConduitApi } from '../../examples/conduit/api.mjs';
 
 const run = promisify(execFile);
@@ -18,7 +19,7 @@ const modules = join(import.meta.dirname, '..', '..', 'node_modules');
 const scratch = mkdtempSync(join(tmpdir(), 'restcanon-lint-'));
 /** Each API whose document is linted: the file it is written to, and where the API serves it. */
 const DOCUMENTS = [
-  { name: 'the demo API', file: join(scratch, 'demo.json'), api: () => createDemoApi(createDemoStore(), { onError: () => {} }), url: '/openapi.json' },
+  { name: 'the demo API', file: join(scratch, 'demo.json'), api: () => createDemoApi(downDatabase(), { onError: () => {} }), url: '/openapi.json' },
   { name: 'the Conduit example', file: join(scratch, 'conduit.json'), api: () => createConduitApi(undefined, { onError: () => {} }), url: '/api/openapi.json' },
 ];
 // No telemetry and no update check: the linters read nothing but the files given.
