@@ -11,6 +11,7 @@ import { checkOptions } from '../core/options.js';
 import { targetBelow } from '../core/request.js';
 import type { FastifyErrorLike, FastifyHandler, FastifyOptions, FastifyPlugin, FastifyReplyLike, FastifyRequestLike, FrameworkErrorsHandler, FrameworkErrorsOptions } from './fastify-types.js';
 import { answersHostError, fastifyBodyError, fastifyUrlError } from './host-errors.js';
+import { fastifyPath, fastifyRoutes, hostRoutes } from './host-routes.js';
 import { checkPrefix, normalizePrefix, targetBelowPrefix } from './mount.js';
 import { fromNodeRequest, readNodeBody } from './node.js';
 import { addHostFacts } from './host-facts.js';
@@ -26,11 +27,12 @@ export type {
   FastifyPlugin,
   FastifyReplyLike,
   FastifyRequestLike,
+  FastifyRouteInfo,
   FrameworkErrorsHandler,
   FrameworkErrorsOptions,
 } from './fastify-types.js';
 
-const FASTIFY_OPTIONS = ['fallthrough'];
+const FASTIFY_OPTIONS = ['fallthrough', 'routeOptions'];
 
 /**
  * A Fastify 5 plugin that registers every path of an API as a real Fastify route (so `inject`, hooks
@@ -74,11 +76,14 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
     // reach the not-found handler, where a guard on `routeOptions.url` sees no route at all.
     const config = instance.initialConfig;
     const slashed = !fallthrough && config?.ignoreTrailingSlash !== true && config?.routerOptions?.ignoreTrailingSlash !== true;
-    for (const path of new Set(api.routes.map((route) => route.path))) {
-      // Every method the server routes, so that the API, not Fastify, answers TRACE or QUERY with its 405.
-      const method = [...(instance.supportedMethods ?? METHODS)];
-      instance.route({ method, url: toFastifyPath(path), handler: answer });
-      if (slashed && path !== '/') instance.route({ method, url: `${toFastifyPath(path)}/`, handler: answer });
+    // Every method the server routes, so that the API, not Fastify, answers TRACE or QUERY with its 405.
+    const supported = instance.supportedMethods ?? METHODS;
+    for (const route of hostRoutes(api)) {
+      const url = fastifyPath(route.path);
+      for (const { methods, options: routeOptions } of fastifyRoutes(route, supported, options.routeOptions, 'toFastify()')) {
+        instance.route({ ...routeOptions, method: methods, url, handler: answer });
+        if (slashed && route.path !== '/') instance.route({ ...routeOptions, method: methods, url: `${url}/`, handler: answer });
+      }
     }
     if (!fallthrough) instance.setNotFoundHandler(answer);
   };
@@ -179,12 +184,4 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
 
 function isStream(body: unknown): body is NodeRequest {
   return typeof body === 'object' && body !== null && typeof (body as { iterator?: unknown }).iterator === 'function';
-}
-
-/** A restcanon template as a Fastify path: `:` inside a static segment is escaped as `::`. */
-function toFastifyPath(template: string): string {
-  return template
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? segment : segment.replaceAll(':', '::')))
-    .join('/');
 }

@@ -9,6 +9,7 @@ import { checkOptions } from '../core/options.js';
 import { targetBelow } from '../core/request.js';
 import { answersHostError } from './host-errors.js';
 import { koaParsedBody, koaParserFailure, parserErrorOf, recordParserFailure, type KoaParsedRequest } from './koa-body.js';
+import { coreTemplates, forgetRoute, routeKoa, type KoaRouterLike } from './host-routes.js';
 import { koaMountPath, koaTarget, mountPathAbove, normalizePrefix, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
 import { addHostFacts } from './host-facts.js';
@@ -71,9 +72,15 @@ export interface KoaOptions {
    * the API's 404 problem, for an API that owns every path below its mount point.
    */
   fallthrough?: boolean;
+  /**
+   * An @koa/router router (`new Router({ sensitive, strict })`, without a `prefix`) to register each
+   * template of the API on as a route of its own, so that `ctx._matchedRoute` names it; the
+   * middleware then runs the router's routes, and the API's catch-all (unknown paths, 405s) behind.
+   */
+  router?: KoaRouterLike;
 }
 
-const KOA_OPTIONS = ['fallthrough'];
+const KOA_OPTIONS = ['fallthrough', 'router'];
 
 /**
  * Serves an API as a Koa 2 or Koa 3 middleware. A path the API does not know goes on to `next()`,
@@ -106,11 +113,18 @@ export function toKoa(api: Api, options: KoaOptions = {}): KoaMiddleware {
   checkOptions('toKoa()', options, KOA_OPTIONS);
   const respondOptions = (options.fallthrough ?? true) ? PASS_ON : LOWER_CASE_HEADERS;
   const basePath = api.basePath;
-  return (ctx, next) => {
-    const answer = api.respond(fromKoaContext(ctx, basePath), respondOptions);
+  const templateOf = options.router === undefined ? undefined : coreTemplates(api);
+  const serve = (template?: string): KoaMiddleware => (ctx, next) => {
+    const request = fromKoaContext(ctx, basePath);
+    // The router matched a spelling the core reads as another path (case): the catch-all answers.
+    if (template !== undefined && templateOf?.(request.url) !== template) return forgetRoute(ctx), next();
+    const answer = api.respond(request, respondOptions);
     if (answer instanceof Promise) return answer.then((response) => sendOrNext(ctx, next, response));
     return sendOrNext(ctx, next, answer);
   };
+  if (options.router === undefined) return serve();
+  const [routes, catchAll] = [routeKoa('toKoa()', options.router, api, serve) as KoaMiddleware, serve()];
+  return (ctx, next) => routes(ctx, () => catchAll(ctx, next) ?? Promise.resolve());
 }
 
 /**
