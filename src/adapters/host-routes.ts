@@ -124,12 +124,20 @@ export interface ExpressRouterLike {
  * Registers each template of an API on an Express router, for the methods it declares and OPTIONS
  * (Express runs a GET route for HEAD), then `catchAll` for every other request: a path no template
  * matches, a method a template lacks (the API's 405), a template that path-to-regexp cannot spell.
+ * Express decodes a route's params as it matches, and hands a malformed percent-escape on as an
+ * error: `catchAll` gets that request too, so that the API answers it as it does without routes.
  * Returns the router; throws, naming `where`, for something that is no Express router.
  *
  * @example
  * app.use('/v1', routeExpress('toExpress()', express.Router(), api, handlerOf, catchAll));
  */
-export function routeExpress<Router extends ExpressRouterLike, Handler>(where: string, router: Router, api: Api, handlerOf: (template: string) => Handler, catchAll: Handler): Router {
+export function routeExpress<Router extends ExpressRouterLike, Req, Res>(
+  where: string,
+  router: Router,
+  api: Api,
+  handlerOf: (template: string) => NextHandler<Req, Res>,
+  catchAll: NextHandler<Req, Res>,
+): Router {
   if (typeof router?.route !== 'function' || typeof router.use !== 'function') throw new TypeError(`${where}: \`router\` must be an Express router, such as express.Router({ caseSensitive: true })`);
   for (const route of hostRoutes(api)) {
     const path = pathToRegexpPath(route.path);
@@ -141,9 +149,21 @@ export function routeExpress<Router extends ExpressRouterLike, Handler>(where: s
       if (typeof add === 'function') add.call(hostRoute, handler);
     }
   }
-  router.use(catchAll);
+  const undecodable = (error: unknown, req: Req, res: Res, next: (error?: unknown) => void): void => {
+    if (error instanceof URIError && (error as { status?: unknown }).status === 400) catchAll(req, res, next);
+    else next(error);
+  };
+  router.use(catchAll, undecodable);
   return router;
 }
+
+/**
+ * An Express middleware, in the types of the adapter that passes it.
+ *
+ * @example
+ * const passOn: NextHandler<unknown, unknown> = (_req, _res, next) => next();
+ */
+export type NextHandler<Req, Res> = (req: Req, res: Res, next: (error?: unknown) => void) => void;
 
 /**
  * A template in find-my-way's syntax (Fastify): `:` inside a static segment is escaped as `::`.
