@@ -82,7 +82,8 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
       const url = fastifyPath(route.path);
       for (const { methods, options: routeOptions } of fastifyRoutes(route, supported, options.routeOptions, 'toFastify()')) {
         instance.route({ ...routeOptions, method: methods, url, handler: answer });
-        if (slashed && route.path !== '/') instance.route({ ...routeOptions, method: methods, url: `${url}/`, handler: answer });
+        // find-my-way reads a `*` as a wildcard to the end of the path, which takes a trailing slash already.
+        if (slashed && route.path !== '/' && !url.includes('*')) instance.route({ ...routeOptions, method: methods, url: `${url}/`, handler: answer });
       }
     }
     if (!fallthrough) instance.setNotFoundHandler(answer);
