@@ -218,3 +218,17 @@ for (const host of HOSTS) {
     });
   });
 }
+
+describe('a router the adapter cannot register the API on throws at definition time', () => {
+  it('toExpress(api, { router }) with something that is no Express router names the option and the fix', () => {
+    expect(() => toExpress(routesApi(), { router: {} as never })).toThrow('toExpress(): `router` must be an Express router, such as express.Router(');
+  });
+
+  it('toKoa(api, { router }) with a router that has a prefix, which the API would not see', () => {
+    expect(() => toKoa(routesApi(), { router: new Router({ prefix: '/v1' }) })).toThrow("toKoa(): the router has the prefix '/v1', which the API would not see");
+  });
+
+  it('toHono(api, { router }) with something that is no Hono app', () => {
+    expect(() => toHono(routesApi(), { router: {} as never })).toThrow('toHono(): `router` must be a Hono app');
+  });
+});
