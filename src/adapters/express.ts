@@ -47,7 +47,7 @@ export interface ExpressOptions {
    * API on as a route of its own, so that `req.route.path` names it. The router is then the mount's
    * first middleware, with the API's catch-all (unknown paths, 405s) behind the routes.
    */
-  router?: ExpressRouterLike & ExpressMiddleware;
+  router?: ExpressRouterLike;
 }
 
 const EXPRESS_OPTIONS = ['fallthrough', 'router'];
@@ -104,7 +104,7 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
     respondThrough(api, request, LOWER_CASE_HEADERS, req, res, next);
   };
   if (options.router === undefined) return [serve(), onParserError];
-  return [routeExpress('toExpress()', options.router, api, serve, serve()), onParserError];
+  return [routeExpress('toExpress()', options.router, api, serve, serve()) as unknown as ExpressMiddleware, onParserError];
 }
 
 /**

@@ -48,6 +48,11 @@ const FASTIFY_OPTIONS = ['fallthrough', 'routeOptions'];
  * false`, each path is also registered with a trailing slash (unless the router ignores trailing
  * slashes), so a path the API serves always comes through a Fastify route that hooks can read.
  *
+ * With `routeOptions`, each method of a template gets a route of its own with the Fastify route
+ * options the function returns for it (`config`, route-level hooks): per-route plugins such as
+ * @fastify/rate-limit work on the API's routes. Whatever route a request reaches, the API answers
+ * for the path as it was sent.
+ *
  * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
  * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with
  * an error that says which of the two to drop.
@@ -59,6 +64,7 @@ const FASTIFY_OPTIONS = ['fallthrough', 'routeOptions'];
 export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin {
   checkOptions('toFastify()', options, FASTIFY_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
+  if (options.routeOptions !== undefined && typeof options.routeOptions !== 'function') throw new TypeError('toFastify(): `routeOptions` must be a function of { path, method } that returns route options');
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const below = normalizePrefix(prefix);

@@ -91,6 +91,10 @@ const HONO_OPTIONS = ['fallthrough', 'router'];
  * and the API does not serve it. A mount path that ends with the API's `basePath` is the base path
  * written twice: the API is served once. `app.use(toHono(api))` mounts it at the root.
  *
+ * With `router` (a Hono app), each template of the API is a route of that app and the catch-all a
+ * middleware behind them (`c.req.routePath` names the template); a route serves a request only where
+ * the API reads its path as sent as the same template.
+ *
  * The body is read as `toFetch` reads it, with the API's limit; one a validator before the API read
  * already (`c.req.json()`) is taken from Hono's cache as text and checked by the API as the stream
  * would be. On @hono/node-server the rest of a body the API left unread is settled as on `node:http`.

@@ -116,8 +116,8 @@ export function coreTemplates(api: Api): (target: string) => string | undefined 
  * const router: ExpressRouterLike = express.Router({ caseSensitive: true });
  */
 export interface ExpressRouterLike {
-  route(path: string): Record<string, unknown>;
-  use(...handlers: unknown[]): unknown;
+  route(path: string): object;
+  use: (...handlers: never[]) => unknown;
 }
 
 /**
@@ -142,7 +142,7 @@ export function routeExpress<Router extends ExpressRouterLike, Req, Res>(
   for (const route of hostRoutes(api)) {
     const path = pathToRegexpPath(route.path);
     if (path === undefined) continue;
-    const hostRoute = router.route(path);
+    const hostRoute = router.route(path) as Record<string, unknown>;
     const handler = handlerOf(route.path);
     for (const method of new Set([...route.methods, 'OPTIONS'])) {
       const add = hostRoute[method.toLowerCase()];
@@ -153,7 +153,7 @@ export function routeExpress<Router extends ExpressRouterLike, Req, Res>(
     if (error instanceof URIError && (error as { status?: unknown }).status === 400) catchAll(req, res, next);
     else next(error);
   };
-  router.use(catchAll, undecodable);
+  (router as unknown as { use(...handlers: unknown[]): unknown }).use(catchAll, undecodable);
   return router;
 }
 

@@ -90,7 +90,7 @@ const KOA_OPTIONS = ['fallthrough', 'router'];
  * mount path as it was sent, and builds its `Location` and page links on the mount path. @koa/router
  * takes nothing off the target: below one of its prefixes, give the API that prefix as its
  * `basePath`. A mount path that ends with the API's `basePath` is the base path written twice: the
- * API is served once, at `/api/v1/...`.
+ * API is served once, at `/api/v1/...`. With `router` (@koa/router), each template is a route of it.
  *
  * A body that a parser before it (koa-bodyparser, @koa/bodyparser) read is checked as the stream
  * would be: the API parses the text the parser read (`ctx.request.rawBody`), with its own limit,

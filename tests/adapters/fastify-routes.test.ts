@@ -39,7 +39,7 @@ async function start(options: FastifyOptions, setup: (app: FastifyInstance) => P
 describe('fastify: routeOptions per template and method', () => {
   it("a route-level onRequest hook from routeOptions runs on its template's method only, and sees request.routeOptions.url as the template", async () => {
     const seen: string[] = [];
-    const hook = async (request: FastifyRequest) => void seen.push(`${request.method} ${request.routeOptions.url} ${String(request.routeOptions.config.label)}`);
+    const hook = async (request: FastifyRequest) => void seen.push(`${request.method} ${request.routeOptions.url} ${String((request.routeOptions.config as { label?: string }).label)}`);
     const base = await start({ routeOptions: ({ path, method }) => (path === '/users/:id' && method === 'GET' ? { onRequest: hook, config: { label: 'read a user' } } : undefined) });
     expect((await fetch(`${base}/v1/users/7`)).status).toBe(200);
     expect((await fetch(`${base}/v1/users/7`, { method: 'HEAD' })).status).toBe(200);
@@ -51,7 +51,7 @@ describe('fastify: routeOptions per template and method', () => {
   it('@fastify/rate-limit with config.rateLimit on GET /users/:id limits that template (any id) and not GET /users', async () => {
     const base = await start(
       { routeOptions: ({ path, method }) => (path === '/users/:id' && method === 'GET' ? { config: { rateLimit: { max: 2, timeWindow: 60_000 } } } : undefined) },
-      (app) => app.register(rateLimit, { global: false }),
+      async (app) => void (await app.register(rateLimit, { global: false })),
     );
     const statuses = async (path: string, method = 'GET') => {
       const answers = [];
