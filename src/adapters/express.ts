@@ -20,6 +20,7 @@ import { sendNodeResponse } from './wire.js';
 import type { ExpressErrorMiddleware, ExpressMiddleware, ExpressNext, ExpressRequest } from './express-types.js';
 
 export type { ExpressErrorMiddleware, ExpressMiddleware, ExpressNext, ExpressRequest } from './express-types.js';
+export type { ExpressRouterLike } from './host-routes.js';
 
 /**
  * What {@link toExpress} gives `app.use`: the API's middleware, then the error middleware that

@@ -1,7 +1,4 @@
-/**
- * restcanon/koa: serve an API from Koa 2 or Koa 3 as a middleware. The types are structural, so
- * nothing is imported from koa.
- */
+/** restcanon/koa: serve an API from Koa 2 or Koa 3 as a middleware. Its types are structural: nothing is imported from koa. */
 import type { IncomingMessage } from 'node:http';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Api } from '../core/api.js';
@@ -10,6 +7,7 @@ import { targetBelow } from '../core/request.js';
 import { answersHostError } from './host-errors.js';
 import { koaParsedBody, koaParserFailure, parserErrorOf, recordParserFailure, type KoaParsedRequest } from './koa-body.js';
 import { coreTemplates, forgetRoute, routeKoa, type KoaRouterLike } from './host-routes.js';
+export type { KoaRouterLike } from './host-routes.js';
 import { koaMountPath, koaTarget, mountPathAbove, normalizePrefix, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
 import { addHostFacts } from './host-facts.js';

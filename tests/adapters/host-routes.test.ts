@@ -232,3 +232,31 @@ describe('a router the adapter cannot register the API on throws at definition t
     expect(() => toHono(routesApi(), { router: {} as never })).toThrow('toHono(): `router` must be a Hono app');
   });
 });
+
+describe('templates in the hosts’ path syntax', () => {
+  it('path-to-regexp (Express 4 and 5, @koa/router): a static character with a meaning is escaped; a param name 0.1 cannot read is left out', () => {
+    expect(pathToRegexpPath('/users/:id')).toBe('/users/:id');
+    expect(pathToRegexpPath('/')).toBe('/');
+    expect(pathToRegexpPath('/files/a:b(c)/x+y/v*')).toBe('/files/a\\:b\\(c\\)/x\\+y/v\\*');
+    expect(pathToRegexpPath('/report.json')).toBe('/report\\.json');
+    expect(pathToRegexpPath('/users/:$id')).toBeUndefined();
+  });
+
+  it('Hono: no escape, so a template with another character than [\\w~.-] in a static segment is left out', () => {
+    expect(honoPath('/users/:id')).toBe('/users/:id');
+    expect(honoPath('/report.json')).toBe('/report.json');
+    for (const template of ['/a:b', '/v*', '/x+y', '/a(b)', '/users/:$id']) expect(honoPath(template), template).toBeUndefined();
+  });
+
+  it('Fastify: `:` in a static segment is written `::`', () => {
+    expect(fastifyPath('/files/a:b/:id')).toBe('/files/a::b/:id');
+  });
+
+  it('the core’s template of a target: the path as sent, no other spelling', () => {
+    const templateOf = coreTemplates(routesApi());
+    expect(templateOf('/users/7?x=1')).toBe('/users/:id');
+    expect(templateOf('/users/me')).toBe('/users/me');
+    expect(templateOf('/users/7/')).toBe('/users/:id');
+    for (const target of ['/USERS/7', '//users/7', '/%75sers/7', '*', '/users/%E0%A4%A']) expect(templateOf(target), target).toBeUndefined();
+  });
+});
