@@ -9,54 +9,18 @@ import { isValidatable, notModifiedAnswer } from './not-modified.js';
 import { checkOptions } from '../core/options.js';
 import type { Api, EndpointHandlerOptions, RespondOptions } from '../core/api.js';
 import { createEndpointHandler } from '../preset.js';
-import { bodyAfterFailure, parsedByHost, type ParsedRequest } from './host-body.js';
+import { bodyAfterFailure, parsedByHost } from './host-body.js';
 import { answersHostError, bodyParserFailure } from './host-errors.js';
+import { coreTemplates, routeExpress, type ExpressRouterLike } from './host-routes.js';
 import { mountPathAbove, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
-import { addHostFacts, type HostSource } from './host-facts.js';
+import { addHostFacts } from './host-facts.js';
 import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
 import { sendNodeResponse } from './wire.js';
+import type { ExpressErrorMiddleware, ExpressMiddleware, ExpressNext, ExpressRequest } from './express-types.js';
 
-/**
- * The parts of an Express request that restcanon reads, common to Express 4 and 5.
- *
- * @example
- * const isParsed = (req: ExpressRequest) => req._body === true;
- */
-export interface ExpressRequest extends ParsedRequest, HostSource {
-  /** What a body parser such as `express.json()` made of the body. */
-  body?: unknown;
-  /** The mount path Express took off `req.url` (`/v1` for `app.use('/v1', ...)`). */
-  baseUrl?: string;
-  /** The target as it was sent, before any mount path was taken off it. */
-  originalUrl?: string;
-  /** Path params from the Express route (Express 5 gives a wildcard as an array of segments). */
-  params?: Record<string, string | string[] | undefined>;
-}
-
-/**
- * Express's `next`: no argument goes on to the next handler, an error goes to the error handlers.
- *
- * @example
- * const next: ExpressNext = (error) => console.error(error);
- */
-export type ExpressNext = (error?: unknown) => void;
-
-/**
- * An Express middleware or route handler.
- *
- * @example
- * app.use(middleware satisfies ExpressMiddleware);
- */
-export type ExpressMiddleware = (req: ExpressRequest, res: ServerResponse, next: ExpressNext) => void;
-
-/**
- * An Express error middleware: Express tells it from other middleware by its four parameters.
- *
- * @example
- * app.use(((error, req, res, next) => next(error)) satisfies ExpressErrorMiddleware);
- */
-export type ExpressErrorMiddleware = (error: unknown, req: ExpressRequest, res: ServerResponse, next: ExpressNext) => void;
+export type { ExpressErrorMiddleware, ExpressMiddleware, ExpressNext, ExpressRequest } from './express-types.js';
+export type { ExpressRouterLike } from './host-routes.js';
 
 /**
  * What {@link toExpress} gives `app.use`: the API's middleware, then the error middleware that
@@ -79,9 +43,15 @@ export interface ExpressOptions {
    * the API's 404 problem, for an API that owns every path below its mount point.
    */
   fallthrough?: boolean;
+  /**
+   * An Express router (`express.Router({ caseSensitive, strict })`) to register each template of the
+   * API on as a route of its own, so that `req.route.path` names it. The router is then the mount's
+   * first middleware, with the API's catch-all (unknown paths, 405s) behind the routes.
+   */
+  router?: ExpressRouterLike;
 }
 
-const EXPRESS_OPTIONS = ['fallthrough'];
+const EXPRESS_OPTIONS = ['fallthrough', 'router'];
 
 /**
  * Serves an API as Express 4 or 5 middleware, mountable at a prefix. It routes on `req.url`, which
@@ -89,7 +59,9 @@ const EXPRESS_OPTIONS = ['fallthrough'];
  * not know goes on to the next handler, with its body unread; a known path with another method is
  * the API's 405. A body that a parser such as `express.json()` already read is used as parsed (its
  * bytes were counted by that parser's limit, not the API's, unless it came with a `Content-Length`);
- * otherwise the raw stream is read with the API's limit.
+ * otherwise the raw stream is read with the API's limit. With a `router`, each template is a route
+ * of the router (see {@link ExpressOptions.router}); a request is served only where the core reads
+ * its path as the template Express matched.
  *
  * The API routes the path as the client sent it, below the mount path: where Express 4 takes the
  * slash after a mount path along with it (`/v1//admin` reaches `app.use('/v1', ...)` as `/admin`),
@@ -115,8 +87,14 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
   checkOptions('toExpress()', options, EXPRESS_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
   const basePath = api.basePath;
-  const middleware: ExpressMiddleware = (req, res, next) => {
-    respondThrough(api, fromExpressRequest(req, res, basePath), fallthrough ? PASS_ON : LOWER_CASE_HEADERS, req, res, next);
+  const respondOptions = fallthrough ? PASS_ON : LOWER_CASE_HEADERS;
+  const templateOf = options.router === undefined ? undefined : coreTemplates(api);
+  const serve = (template?: string): ExpressMiddleware => (req, res, next) => {
+    const request = fromExpressRequest(req, res, basePath);
+    // Express matched a spelling the core reads as another path (a case-insensitive route, a slash
+    // Express 4 took off below a mount path): the catch-all behind the routes answers as the core does.
+    if (template !== undefined && templateOf?.(request.url) !== template) return void ((req.route = undefined), next());
+    respondThrough(api, request, respondOptions, req, res, next);
   };
   const onParserError: ExpressErrorMiddleware = (error, req, res, next) => {
     const type = bodyParserFailure(error);
@@ -126,7 +104,8 @@ export function toExpress(api: Api, options: ExpressOptions = {}): ExpressMount 
     request.body = bodyAfterFailure(req, type, (error as { body?: unknown }).body);
     respondThrough(api, request, LOWER_CASE_HEADERS, req, res, next);
   };
-  return [middleware, onParserError];
+  if (options.router === undefined) return [serve(), onParserError];
+  return [routeExpress('toExpress()', options.router, api, serve, serve()) as unknown as ExpressMiddleware, onParserError];
 }
 
 /**

@@ -60,7 +60,7 @@ export interface FastifyInstanceLike {
   readonly initialConfig?: { readonly ignoreTrailingSlash?: boolean; readonly routerOptions?: { readonly ignoreTrailingSlash?: boolean } };
   removeAllContentTypeParsers(): unknown;
   addContentTypeParser(type: string, parser: (request: FastifyRequestLike, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): unknown;
-  route(options: { method: string[]; url: string; handler: FastifyHandler }): unknown;
+  route(options: { method: string[]; url: string; handler: FastifyHandler; [option: string]: unknown }): unknown;
   setNotFoundHandler(handler: FastifyHandler): unknown;
   setErrorHandler(handler: (error: { code?: string }, request: FastifyRequestLike, reply: FastifyReplyLike) => unknown): unknown;
 }
@@ -86,6 +86,25 @@ export interface FastifyOptions {
    * prefix is the whole application's.
    */
   fallthrough?: boolean;
+  /**
+   * Fastify route options for one method of one template of the API (`config`, `onRequest` and the
+   * other hooks, `logLevel`...), given the template with its `basePath` (without the plugin's prefix)
+   * and the method: `({ path, method }) => path === '/login' ? { config: { rateLimit: { max: 5 } } } : {}`.
+   * A GET's options are its HEAD's too; OPTIONS and the methods a template lacks (the API's 405) share
+   * one route without any. `method`, `url`, `path` and `handler` are the plugin's: setting one throws.
+   */
+  routeOptions?: (route: FastifyRouteInfo) => Record<string, unknown> | undefined;
+}
+
+/**
+ * What {@link FastifyOptions.routeOptions} is called with: a template of the API and one method it declares.
+ *
+ * @example
+ * const limited = (route: FastifyRouteInfo) => route.method === 'POST';
+ */
+export interface FastifyRouteInfo {
+  readonly path: string;
+  readonly method: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import { checkOptions } from '../core/options.js';
 import { targetBelow } from '../core/request.js';
 import type { FastifyErrorLike, FastifyHandler, FastifyOptions, FastifyPlugin, FastifyReplyLike, FastifyRequestLike, FrameworkErrorsHandler, FrameworkErrorsOptions } from './fastify-types.js';
 import { answersHostError, fastifyBodyError, fastifyUrlError } from './host-errors.js';
+import { fastifyPath, fastifyRoutes, hostRoutes } from './host-routes.js';
 import { checkPrefix, normalizePrefix, targetBelowPrefix } from './mount.js';
 import { fromNodeRequest, readNodeBody } from './node.js';
 import { addHostFacts } from './host-facts.js';
@@ -26,11 +27,12 @@ export type {
   FastifyPlugin,
   FastifyReplyLike,
   FastifyRequestLike,
+  FastifyRouteInfo,
   FrameworkErrorsHandler,
   FrameworkErrorsOptions,
 } from './fastify-types.js';
 
-const FASTIFY_OPTIONS = ['fallthrough'];
+const FASTIFY_OPTIONS = ['fallthrough', 'routeOptions'];
 
 /**
  * A Fastify 5 plugin that registers every path of an API as a real Fastify route (so `inject`, hooks
@@ -46,6 +48,11 @@ const FASTIFY_OPTIONS = ['fallthrough'];
  * false`, each path is also registered with a trailing slash (unless the router ignores trailing
  * slashes), so a path the API serves always comes through a Fastify route that hooks can read.
  *
+ * With `routeOptions`, each method of a template gets a route of its own with the Fastify route
+ * options the function returns for it (`config`, route-level hooks): per-route plugins such as
+ * @fastify/rate-limit work on the API's routes. Whatever route a request reaches, the API answers
+ * for the path as it was sent.
+ *
  * A prefix that ends with the API's `basePath` (`{ prefix: '/api/v1' }` with `basePath: '/api/v1'`)
  * would serve every path at `/api/v1/api/v1/...`: the plugin refuses it when it is registered, with
  * an error that says which of the two to drop.
@@ -57,6 +64,7 @@ const FASTIFY_OPTIONS = ['fallthrough'];
 export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin {
   checkOptions('toFastify()', options, FASTIFY_OPTIONS);
   const fallthrough = options.fallthrough ?? true;
+  if (options.routeOptions !== undefined && typeof options.routeOptions !== 'function') throw new TypeError('toFastify(): `routeOptions` must be a function of { path, method } that returns route options');
   const plugin: FastifyPlugin = async (instance) => {
     const prefix = instance.prefix;
     const below = normalizePrefix(prefix);
@@ -74,11 +82,15 @@ export function toFastify(api: Api, options: FastifyOptions = {}): FastifyPlugin
     // reach the not-found handler, where a guard on `routeOptions.url` sees no route at all.
     const config = instance.initialConfig;
     const slashed = !fallthrough && config?.ignoreTrailingSlash !== true && config?.routerOptions?.ignoreTrailingSlash !== true;
-    for (const path of new Set(api.routes.map((route) => route.path))) {
-      // Every method the server routes, so that the API, not Fastify, answers TRACE or QUERY with its 405.
-      const method = [...(instance.supportedMethods ?? METHODS)];
-      instance.route({ method, url: toFastifyPath(path), handler: answer });
-      if (slashed && path !== '/') instance.route({ method, url: `${toFastifyPath(path)}/`, handler: answer });
+    // Every method the server routes, so that the API, not Fastify, answers TRACE or QUERY with its 405.
+    const supported = instance.supportedMethods ?? METHODS;
+    for (const route of hostRoutes(api)) {
+      const url = fastifyPath(route.path);
+      for (const { methods, options: routeOptions } of fastifyRoutes(route, supported, options.routeOptions, 'toFastify()')) {
+        instance.route({ ...routeOptions, method: methods, url, handler: answer });
+        // find-my-way reads a `*` as a wildcard to the end of the path, which takes a trailing slash already.
+        if (slashed && route.path !== '/' && !url.includes('*')) instance.route({ ...routeOptions, method: methods, url: `${url}/`, handler: answer });
+      }
     }
     if (!fallthrough) instance.setNotFoundHandler(answer);
   };
@@ -179,12 +191,4 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
 
 function isStream(body: unknown): body is NodeRequest {
   return typeof body === 'object' && body !== null && typeof (body as { iterator?: unknown }).iterator === 'function';
-}
-
-/** A restcanon template as a Fastify path: `:` inside a static segment is escaped as `::`. */
-function toFastifyPath(template: string): string {
-  return template
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? segment : segment.replaceAll(':', '::')))
-    .join('/');
 }

@@ -10,6 +10,7 @@ import { checkOptions } from '../core/options.js';
 import { answerFetch } from './fetch-answer.js';
 import { USED_BODY } from './fetch-body.js';
 import { fromFetchRequest } from './fetch.js';
+import { coreTemplates, mountRoute, routeHono } from './host-routes.js';
 import { mountPathAbove, routePrefix, targetBelowMount, targetBelowPrefix } from './mount.js';
 import { LOWER_CASE_HEADERS, PASS_ON } from './respond-options.js';
 
@@ -58,9 +59,26 @@ export interface HonoOptions {
    * the API's 404 problem, for an API that owns every path below its mount point.
    */
   fallthrough?: boolean;
+  /**
+   * A Hono app (`new Hono()`) to register each template of the API on as a route of its own, so that
+   * `c.req.routePath` names it, with the API's catch-all (unknown paths, 405s) behind the routes:
+   * mount the app with `app.route('/v1', router)` once `toHono` has filled it.
+   */
+  router?: HonoRouterLike;
 }
 
-const HONO_OPTIONS = ['fallthrough'];
+/**
+ * What restcanon uses of a Hono app to register routes on: `on` and `use`.
+ *
+ * @example
+ * const router: HonoRouterLike = new Hono();
+ */
+export interface HonoRouterLike {
+  on(method: string[], path: string, handler: HonoMiddleware): unknown;
+  use(path: string, handler: HonoMiddleware): unknown;
+}
+
+const HONO_OPTIONS = ['fallthrough', 'router'];
 
 /**
  * Serves an API as a Hono middleware: `app.use('/v1/*', toHono(api))`, or `sub.use(toHono(api))`
@@ -72,6 +90,10 @@ const HONO_OPTIONS = ['fallthrough'];
  * decoded path, so `/%76%31/users` reaches a `/v1/*` route too: its path as sent is not below `/v1`,
  * and the API does not serve it. A mount path that ends with the API's `basePath` is the base path
  * written twice: the API is served once. `app.use(toHono(api))` mounts it at the root.
+ *
+ * With `router` (a Hono app), each template of the API is a route of that app and the catch-all a
+ * middleware behind them (`c.req.routePath` names the template); a route serves a request only where
+ * the API reads its path as sent as the same template.
  *
  * The body is read as `toFetch` reads it, with the API's limit; one a validator before the API read
  * already (`c.req.json()`) is taken from Hono's cache as text and checked by the API as the stream
@@ -87,8 +109,12 @@ export function toHono(api: Api, options: HonoOptions = {}): HonoMiddleware {
   checkOptions('toHono()', options, HONO_OPTIONS);
   const respondOptions = (options.fallthrough ?? true) ? PASS_ON : LOWER_CASE_HEADERS;
   const basePath = api.basePath;
-  return async (c, next) => {
-    const request = fromHonoContext(c, basePath);
+  const templateOf = options.router === undefined ? undefined : coreTemplates(api);
+  const serve = (template?: string, hostPath?: string): HonoMiddleware => async (c, next) => {
+    const request = fromHonoContext(c, basePath, hostPath);
+    // Hono matched a spelling the core reads as another path (Hono routes the decoded path): the
+    // catch-all behind the routes answers as the core does.
+    if (template !== undefined && templateOf?.(request.url) !== template) return void (await next());
     // Hono's context as the host's object: c.var, c.env and the Request.
     request.host = { c };
     if (c.req.raw.bodyUsed && request.body !== undefined) request.body = await textOf(c);
@@ -97,17 +123,19 @@ export function toHono(api: Api, options: HonoOptions = {}): HonoMiddleware {
     await next();
     return undefined;
   };
+  if (options.router !== undefined) routeHono('toHono()', options.router, api, serve);
+  return serve();
 }
 
 /**
  * The `ApiRequest` of a Hono request: the Fetch adapter's, with the target below the route's mount
  * path (a target not below it as sent names no path: `*`) and the mount path as `baseUrl`.
  */
-function fromHonoContext(c: HonoContext, basePath: string): ApiRequest {
+function fromHonoContext(c: HonoContext, basePath: string, hostPath?: string): ApiRequest {
   const raw = c.req.raw;
   const request = fromFetchRequest(raw);
   // routePath types its context as Hono's own Context, of which HonoContext is a part.
-  const prefix = routePrefix(routePath(c as Parameters<typeof routePath>[0]), raw.url);
+  const prefix = routePrefix(mountRoute(routePath(c as Parameters<typeof routePath>[0]), hostPath), raw.url);
   if (prefix === '') return request;
   request.url = prefix === undefined ? ELSEWHERE : targetBelowMount(targetBelowPrefix(raw.url, prefix), undefined, prefix, basePath);
   if (prefix !== undefined) request.baseUrl = mountPathAbove(prefix, basePath);

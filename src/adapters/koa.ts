@@ -1,7 +1,4 @@
-/**
- * restcanon/koa: serve an API from Koa 2 or Koa 3 as a middleware. The types are structural, so
- * nothing is imported from koa.
- */
+/** restcanon/koa: serve an API from Koa 2 or Koa 3 as a middleware. Its types are structural: nothing is imported from koa. */
 import type { IncomingMessage } from 'node:http';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Api } from '../core/api.js';
@@ -9,6 +6,8 @@ import { checkOptions } from '../core/options.js';
 import { targetBelow } from '../core/request.js';
 import { answersHostError } from './host-errors.js';
 import { koaParsedBody, koaParserFailure, parserErrorOf, recordParserFailure, type KoaParsedRequest } from './koa-body.js';
+import { coreTemplates, forgetRoute, routeKoa, type KoaRouterLike } from './host-routes.js';
+export type { KoaRouterLike } from './host-routes.js';
 import { koaMountPath, koaTarget, mountPathAbove, normalizePrefix, targetBelowMount } from './mount.js';
 import { fromNodeRequest } from './node.js';
 import { addHostFacts } from './host-facts.js';
@@ -71,9 +70,15 @@ export interface KoaOptions {
    * the API's 404 problem, for an API that owns every path below its mount point.
    */
   fallthrough?: boolean;
+  /**
+   * An @koa/router router (`new Router({ sensitive, strict })`, without a `prefix`) to register each
+   * template of the API on as a route of its own, so that `ctx._matchedRoute` names it; the
+   * middleware then runs the router's routes, and the API's catch-all (unknown paths, 405s) behind.
+   */
+  router?: KoaRouterLike;
 }
 
-const KOA_OPTIONS = ['fallthrough'];
+const KOA_OPTIONS = ['fallthrough', 'router'];
 
 /**
  * Serves an API as a Koa 2 or Koa 3 middleware. A path the API does not know goes on to `next()`,
@@ -83,7 +88,7 @@ const KOA_OPTIONS = ['fallthrough'];
  * mount path as it was sent, and builds its `Location` and page links on the mount path. @koa/router
  * takes nothing off the target: below one of its prefixes, give the API that prefix as its
  * `basePath`. A mount path that ends with the API's `basePath` is the base path written twice: the
- * API is served once, at `/api/v1/...`.
+ * API is served once, at `/api/v1/...`. With `router` (@koa/router), each template is a route of it.
  *
  * A body that a parser before it (koa-bodyparser, @koa/bodyparser) read is checked as the stream
  * would be: the API parses the text the parser read (`ctx.request.rawBody`), with its own limit,
@@ -106,11 +111,18 @@ export function toKoa(api: Api, options: KoaOptions = {}): KoaMiddleware {
   checkOptions('toKoa()', options, KOA_OPTIONS);
   const respondOptions = (options.fallthrough ?? true) ? PASS_ON : LOWER_CASE_HEADERS;
   const basePath = api.basePath;
-  return (ctx, next) => {
-    const answer = api.respond(fromKoaContext(ctx, basePath), respondOptions);
+  const templateOf = options.router === undefined ? undefined : coreTemplates(api);
+  const serve = (template?: string): KoaMiddleware => (ctx, next) => {
+    const request = fromKoaContext(ctx, basePath);
+    // The router matched a spelling the core reads as another path (case): the catch-all answers.
+    if (template !== undefined && templateOf?.(request.url) !== template) return forgetRoute(ctx), next();
+    const answer = api.respond(request, respondOptions);
     if (answer instanceof Promise) return answer.then((response) => sendOrNext(ctx, next, response));
     return sendOrNext(ctx, next, answer);
   };
+  if (options.router === undefined) return serve();
+  const [routes, catchAll] = [routeKoa('toKoa()', options.router, api, serve) as KoaMiddleware, serve()];
+  return (ctx, next) => routes(ctx, () => catchAll(ctx, next) ?? Promise.resolve());
 }
 
 /**

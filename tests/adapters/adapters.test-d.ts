@@ -25,6 +25,8 @@ describe('the adapters fit the frameworks’ own typings, with nothing imported 
     app.use('/v1', toExpress(api, { fallthrough: false }));
     express.Router().use(toExpress(api));
     express4().use('/v1', toExpress(api));
+    app.use('/v1', toExpress(api, { router: express.Router({ caseSensitive: true, strict: true }) }));
+    express4().use('/v1', toExpress(api, { router: express4.Router({ caseSensitive: true }) }));
     app.get('/notes/:id', expressHandler(readNote));
     // @ts-expect-error: a misspelled option
     toExpress(api, { fallthru: false });
@@ -33,6 +35,7 @@ describe('the adapters fit the frameworks’ own typings, with nothing imported 
   it('frameworkErrorsOf: what Fastify() takes as frameworkErrors; toFastify: what register takes', async () => {
     const app = Fastify({ frameworkErrors: frameworkErrorsOf(api, { prefix: '/v1' }) });
     await app.register(toFastify(api), { prefix: '/v1' });
+    await app.register(toFastify(api, { routeOptions: ({ path, method }) => (path === '/notes/:id' && method === 'GET' ? { config: { rateLimit: { max: 5 } } } : undefined) }), { prefix: '/v2' });
     app.get('/notes/:id', fastifyHandler(readNote));
     expectTypeOf(frameworkErrorsOf(api)).returns.toEqualTypeOf<void>();
   });
@@ -43,6 +46,7 @@ describe('the adapters fit the frameworks’ own typings, with nothing imported 
     app.use(mount('/v1', toKoa(api, { fallthrough: false })));
     new Router().all('/{*rest}', toKoa(api));
     new Koa2().use(toKoa(api));
+    app.use(mount('/v2', toKoa(api, { router: new Router({ sensitive: true, strict: true }) })));
     app.use(koaBodyParser({ onerror: parserErrorsOf(api) }));
     app.use(bodyParser({ onError: parserErrorsOf(api, { prefix: '/v1' }) }));
     expectTypeOf(toKoa(api)).toExtend<Koa.Middleware>();
@@ -55,6 +59,9 @@ describe('the adapters fit the frameworks’ own typings, with nothing imported 
     app.use('/v1/*', toHono(api));
     app.all('/v2/*', toHono(api, { fallthrough: false }));
     app.route('/v3', new Hono().use(toHono(api)));
+    const routed = new Hono();
+    toHono(api, { router: routed });
+    app.route('/v4', routed);
     expectTypeOf(toHono(api)).toExtend<MiddlewareHandler>();
     // @ts-expect-error: a misspelled option
     toHono(api, { fallthru: false });

@@ -51,6 +51,22 @@ export function runExpressSuite(name: string, express: Express): void {
     { prefix: 'mount' },
   );
 
+  // Each template a route of an Express router, with the router settings users turn on: the answers
+  // stay the API's, also where the router matches spellings the API does not (case, a trailing slash).
+  for (const routerOptions of [{}, { caseSensitive: true, strict: true }]) {
+    runAdapterSuite(
+      `${name} with the API's routes on express.Router(${JSON.stringify(routerOptions)})`,
+      (api: Api, { prefix }) => {
+        const app = express();
+        app.disable('x-powered-by');
+        app.set('etag', false);
+        app.use(prefix ?? '/', toExpress(api, { fallthrough: false, router: express.Router(routerOptions) }));
+        return serve(app);
+      },
+      { prefix: 'mount' },
+    );
+  }
+
   describe(`${name} specifics`, () => {
     const fixture = fixtureApi();
     let server: MountedServer;

@@ -29,6 +29,22 @@ runAdapterSuite(
   { prefix: 'mount' },
 );
 
+// A route per method of each template (routeOptions), on a router that folds case, ignores trailing
+// and duplicate slashes: the answers stay the API's.
+runAdapterSuite(
+  'fastify with per-method routes on a router with caseSensitive: false, ignoreTrailingSlash, ignoreDuplicateSlashes',
+  async (api, { prefix }) => {
+    const app = Fastify({
+      forceCloseConnections: true,
+      routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+      frameworkErrors: frameworkErrorsOf(api, { ...(prefix === undefined ? {} : { prefix }), fallthrough: false }),
+    });
+    await app.register(toFastify(api, { fallthrough: false, routeOptions: ({ method }) => ({ config: { method } }) }), prefix === undefined ? {} : { prefix });
+    return start(app);
+  },
+  { prefix: 'mount' },
+);
+
 describe('fastify specifics', () => {
   const fixture = fixtureApi();
   const app = Fastify({ bodyLimit: 100 });

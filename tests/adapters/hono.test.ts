@@ -31,6 +31,18 @@ runAdapterSuite(
   { prefix: 'mount' },
 );
 
+runAdapterSuite(
+  "hono with the API's routes on the sub-app",
+  (api, { prefix }) => {
+    const app = new Hono();
+    const sub = new Hono();
+    toHono(api, { fallthrough: false, router: sub });
+    app.route(prefix ?? '/', sub);
+    return start(app);
+  },
+  { prefix: 'mount' },
+);
+
 const valid = '{"name":"Carol","email":"carol@example.com"}';
 
 describe('hono specifics', () => {

@@ -72,6 +72,17 @@ for (const [name, KoaApp] of [['koa 3', Koa], ['koa 2', Koa2 as Application]] as
     { prefix: 'mount' },
   );
 
+  runAdapterSuite(
+    `${name} with the API's routes on an @koa/router router`,
+    (api, { prefix }) => {
+      const app = new KoaApp();
+      const middleware = toKoa(api, { fallthrough: false, router: new Router() });
+      app.use(prefix === undefined ? middleware : mount(prefix, middleware));
+      return serve(app);
+    },
+    { prefix: 'mount' },
+  );
+
   describe(`${name} specifics`, () => {
     const fixture = fixtureApi();
     const hostErrors: unknown[] = [];

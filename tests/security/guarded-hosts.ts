@@ -12,6 +12,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { Hono } from 'hono';
 import Koa from 'koa';
 import mount from 'koa-mount';
+import Router from '@koa/router';
 import { afterAll, beforeAll } from 'vitest';
 import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
@@ -44,16 +45,19 @@ export type Express = typeof express5;
 /** Express's routing settings a host turns on. */
 export type ExpressRouting = 'case sensitive routing' | 'strict routing';
 
-/** `app.use('<prefix>/admin', guard)` in front of `app.use('<prefix>', toExpress(api))`. */
-export function expressHost(name: string, express: Express, prefix: string, routing?: ExpressRouting): Host {
+/**
+ * `app.use('<prefix>/admin', guard)` in front of `app.use('<prefix>', toExpress(api))`; with `router`,
+ * the API's templates are routes of an `express.Router(router)`.
+ */
+export function expressHost(name: string, express: Express, prefix: string, routing?: ExpressRouting, router?: { caseSensitive?: boolean; strict?: boolean }): Host {
   return {
-    name: `${name}${prefix === '' ? '' : `, mounted at ${prefix}`}${routing === undefined ? '' : `, ${routing}`}`,
+    name: `${name}${prefix === '' ? '' : `, mounted at ${prefix}`}${routing === undefined ? '' : `, ${routing}`}${router === undefined ? '' : `, the API's routes on express.Router(${JSON.stringify(router)})`}`,
     prefix,
     start: (api) => {
       const app = express();
       if (routing !== undefined) app.set(routing, true);
       app.use(`${prefix}/admin`, (_req: ExpressRequest, res: ExpressResponse) => void res.status(403).send(GUARDED));
-      app.use(prefix || '/', toExpress(api));
+      app.use(prefix || '/', toExpress(api, router === undefined ? {} : { router: express.Router(router) }));
       app.use((_req: ExpressRequest, res: ExpressResponse) => void res.status(404).send('host 404'));
       return listen(http.createServer(app));
     },
@@ -119,29 +123,34 @@ export const fetchHost: Host = {
  * target as sent. Mounted at `<prefix>/`, koa-mount takes the slash after the prefix along, so that
  * `/v1//admin/stats` reaches the API as `/admin/stats`.
  */
-export function koaHost(prefix: string, mountedAt = prefix): Host {
+export function koaHost(prefix: string, mountedAt = prefix, routed = false): Host {
   return {
-    name: `koa, a guard mounted with koa-mount${mountedAt === '' ? '' : `, the API mounted at ${mountedAt}`}`,
+    name: `koa, a guard mounted with koa-mount${mountedAt === '' ? '' : `, the API mounted at ${mountedAt}`}${routed ? `, the API's routes on an @koa/router router` : ''}`,
     prefix,
     start: (api) => {
       const app = new Koa();
       app.silent = true;
       app.use(mount(`${prefix}/admin`, (ctx) => void ((ctx.status = 403), (ctx.body = GUARDED))));
-      app.use(mountedAt === '' ? toKoa(api) : mount(mountedAt, toKoa(api)));
+      const middleware = toKoa(api, routed ? { router: new Router() } : {});
+      app.use(mountedAt === '' ? middleware : mount(mountedAt, middleware));
       return listening(app.listen(0, '127.0.0.1'));
     },
   };
 }
 
 /** `app.use('<prefix>/admin/*', guard)` in front of `app.use('<prefix>/*', toHono(api))` on @hono/node-server: Hono routes the decoded path. */
-export function honoHost(prefix: string): Host {
+export function honoHost(prefix: string, routed = false): Host {
   return {
-    name: `hono on @hono/node-server, a guard on app.use('${prefix}/admin/*')${prefix === '' ? '' : `, the API at ${prefix}/*`}`,
+    name: `hono on @hono/node-server, a guard on app.use('${prefix}/admin/*')${prefix === '' ? '' : `, the API at ${prefix}/*`}${routed ? ', its routes on a sub-app' : ''}`,
     prefix,
     start: (api) => {
       const app = new Hono();
       app.use(`${prefix}/admin/*`, async (c) => c.text(GUARDED, 403));
-      app.use(`${prefix}/*`, toHono(api));
+      if (routed) {
+        const sub = new Hono();
+        toHono(api, { router: sub });
+        app.route(prefix || '/', sub);
+      } else app.use(`${prefix}/*`, toHono(api));
       return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
     },
   };

@@ -52,6 +52,16 @@ const HOSTS: Host[] = [
   koaHost('/v1', '/v1/'),
   honoHost(''),
   honoHost('/v1'),
+  // The API's templates as the host router's own routes, with the router's defaults (case folded,
+  // a trailing slash optional) and with both turned off.
+  ...[{}, { caseSensitive: true, strict: true }].flatMap((router) =>
+    ['', '/v1'].flatMap((prefix) => [expressHost('express 4', express4 as unknown as Express, prefix, undefined, router), expressHost('express 5', express5, prefix, undefined, router)]),
+  ),
+  koaHost('', '', true),
+  koaHost('/v1', '/v1', true),
+  koaHost('/v1', '/v1/', true),
+  honoHost('', true),
+  honoHost('/v1', true),
 ];
 
 /**
