@@ -8,7 +8,12 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { openDatabase, parameters } from '../database.mjs';
 
-/** The folder of Conduit's migrations. */
+/**
+ * The folder of Conduit's migrations.
+ *
+ * @example
+ * await migrate(db, CONDUIT_MIGRATIONS);
+ */
 export const CONDUIT_MIGRATIONS = new URL('./migrations/', import.meta.url);
 
 /**
@@ -47,13 +52,23 @@ function passwordMatches(hashed, password) {
 
 const USER = 'id, email, username, bio, image';
 
-/** The user a token was issued to, or undefined. */
+/**
+ * The user a token was issued to, or undefined.
+ *
+ * @example
+ * const user = await userByToken(db, token); // { id, email, username, bio, image }
+ */
 export async function userByToken(db, token) {
   const [user] = await db.query(`select u.id, u.email, u.username, u.bio, u.image from conduit.tokens t join conduit.users u on u.id = t.user_id where t.token = $1`, [token]);
   return user;
 }
 
-/** The fields of `wanted` (email, username) that a user other than `selfId` already has. */
+/**
+ * The fields of `wanted` (email, username) that a user other than `selfId` already has.
+ *
+ * @example
+ * await takenFields(db, { email: 'ADA@example.com' }); // ['email'] when ada@example.com is a user's
+ */
 export async function takenFields(db, wanted, selfId = null) {
   const [found] = await db.query(
     `select coalesce(bool_or(lower(email) = lower($1)), false) as email, coalesce(bool_or(username = $2), false) as username
@@ -69,25 +84,44 @@ const UNIQUE = { users_email_unique: 'email', users_username_unique: 'username' 
 /**
  * The field a statement's error says another user took (two requests that asked for it at once, both
  * past `takenFields`), or undefined for any other error.
+ *
+ * @example
+ * try { await addUser(db, wanted); } catch (error) { if (takenBy(error) === 'email') ... }
  */
 export function takenBy(error) {
   return error?.code === '23505' ? UNIQUE[error.constraint] : undefined;
 }
 
+/**
+ * A new user, whose password is kept as a salted scrypt hash.
+ *
+ * @example
+ * const user = await addUser(db, { username: 'ada', email: 'ada@example.com', password: 'ada-password' });
+ */
 export async function addUser(db, { username, email, password }) {
   const [user] = await db.query(`insert into conduit.users (email, username, password) values ($1, $2, $3) returning ${USER}`, [email, username, hashPassword(password)]);
   return user;
 }
 
-/** The user with this email (whatever its case) and password, or undefined. */
+/**
+ * The user with this email (whatever its case) and password, or undefined.
+ *
+ * @example
+ * const user = await signIn(db, 'Ada@example.com', 'ada-password');
+ */
 export async function signIn(db, email, password) {
-  const [user] = await db.query(`select ${USER}, password from conduit.users where lower(email) = lower($1)`, [email]);
-  if (user === undefined || !passwordMatches(user.password, password)) return undefined;
-  const { password: _hash, ...found } = user;
-  return found;
+  const [row] = await db.query(`select ${USER}, password as hashed from conduit.users where lower(email) = lower($1)`, [email]);
+  if (row === undefined) return undefined;
+  const { hashed, ...user } = row;
+  return passwordMatches(hashed, password) ? user : undefined;
 }
 
-/** Changes the fields given, and leaves the others as they are. */
+/**
+ * Changes the fields given, and leaves the others as they are: the user as they are now.
+ *
+ * @example
+ * const user = await updateUser(db, 1, { bio: 'Writes about dragons' });
+ */
 export async function updateUser(db, id, { email, username, bio, image, password }) {
   const [user] = await db.query(
     `update conduit.users set email = coalesce($2, email), username = coalesce($3, username), bio = coalesce($4, bio), image = coalesce($5, image), password = coalesce($6, password)
@@ -97,6 +131,12 @@ export async function updateUser(db, id, { email, username, bio, image, password
   return user;
 }
 
+/**
+ * A new token for the user, which `userByToken` finds them by.
+ *
+ * @example
+ * const token = await issueToken(db, user);
+ */
 export async function issueToken(db, user) {
   const token = randomBytes(24).toString('base64url');
   await db.query('insert into conduit.tokens (token, user_id) values ($1, $2)', [token, user.id]);
@@ -105,7 +145,12 @@ export async function issueToken(db, user) {
 
 // Profiles and follows. `viewerId` is the signed-in user's id, or null when the caller is anonymous.
 
-/** A user's profile as the viewer sees it, or undefined when no user has this username. */
+/**
+ * A user's profile as the viewer sees it, or undefined when no user has this username.
+ *
+ * @example
+ * await profileOf(db, 'bob', 1); // { username: 'bob', bio: '', image: '', following: true }
+ */
 export async function profileOf(db, username, viewerId) {
   const [row] = await db.query(
     `select u.username, u.bio, u.image, exists (select 1 from conduit.follows f where f.follower_id = $2::integer and f.followed_id = u.id) as following
@@ -115,12 +160,23 @@ export async function profileOf(db, username, viewerId) {
   return row;
 }
 
-/** The follower follows the user with this username: their profile, or undefined when there is none. */
+/**
+ * The follower follows the user with this username: their profile, or undefined when there is none.
+ *
+ * @example
+ * const profile = await follow(db, 1, 'bob');
+ */
 export async function follow(db, followerId, username) {
   await db.query('insert into conduit.follows (follower_id, followed_id) select $1, id from conduit.users where username = $2 on conflict do nothing', [followerId, username]);
   return profileOf(db, username, followerId);
 }
 
+/**
+ * The follower stops following the user with this username: their profile, or undefined when there is none.
+ *
+ * @example
+ * const profile = await unfollow(db, 1, 'bob');
+ */
 export async function unfollow(db, followerId, username) {
   await db.query('delete from conduit.follows where follower_id = $1 and followed_id = (select id from conduit.users where username = $2)', [followerId, username]);
   return profileOf(db, username, followerId);
@@ -152,7 +208,12 @@ function articleOfRow({ username, bio, image, following, createdAt, updatedAt, .
   return { ...article, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString(), author: { username, bio, image, following } };
 }
 
-/** The article with this slug, body included, or undefined. */
+/**
+ * The article with this slug as the viewer sees it, body included, or undefined.
+ *
+ * @example
+ * const article = await articleOf(db, 'how-to-train-your-dragon', null);
+ */
 export async function articleOf(db, slug, viewerId) {
   const rows = await db.query(`${articleSelect('$2::integer', { body: true })} where a.slug = $1`, [slug, viewerId]);
   return rows.length === 0 ? undefined : articleOfRow(rows[0]);
@@ -162,6 +223,9 @@ export async function articleOf(db, slug, viewerId) {
  * A new article; its slug comes from its title, with a number when another article has it. The
  * unique index decides which slug is free, so that two articles of one title created at once get
  * two slugs.
+ *
+ * @example
+ * const article = await addArticle(db, 1, { title: 'Knots', description: 'Which to tie', body: '...', tagList: ['sailing'] });
  */
 export async function addArticle(db, authorId, { title, description, body, tagList }) {
   const base = slugOf(title);
@@ -175,7 +239,12 @@ export async function addArticle(db, authorId, { title, description, body, tagLi
   }
 }
 
-/** Changes title, description or body. The slug stays, so that the article's URL never changes. */
+/**
+ * Changes title, description or body. The slug stays, so that the article's URL never changes.
+ *
+ * @example
+ * const article = await updateArticle(db, 'knots', { body: 'Reef knots first' }, 1);
+ */
 export async function updateArticle(db, slug, { title, description, body }, viewerId) {
   await db.query('update conduit.articles set title = coalesce($2, title), description = coalesce($3, description), body = coalesce($4, body), updated_at = now() where slug = $1', [
     slug,
@@ -186,7 +255,12 @@ export async function updateArticle(db, slug, { title, description, body }, view
   return articleOf(db, slug, viewerId);
 }
 
-/** Removes an article, and with it its comments and favorites; false when there was none. */
+/**
+ * Removes an article, and with it its comments and favorites; false when there was none.
+ *
+ * @example
+ * await removeArticle(db, 'knots'); // true
+ */
 export async function removeArticle(db, slug) {
   return (await db.query('delete from conduit.articles where slug = $1 returning id', [slug])).length > 0;
 }
@@ -195,6 +269,9 @@ export async function removeArticle(db, slug) {
  * Articles, most recent first, without their bodies, that pass the filters: `tag`, `author` (a
  * username), `favorited` (a username), `followedBy` (a user id, for the feed); the page from
  * `offset`, `limit` long, and how many pass the filters in all.
+ *
+ * @example
+ * const { articles, articlesCount } = await findArticles(db, { tag: 'dragons', offset: 0, limit: 20 }, null);
  */
 export async function findArticles(db, { tag, author, favorited, followedBy, offset, limit }, viewerId) {
   /** The WHERE of the filters given, with their values in `params`. */
@@ -217,12 +294,23 @@ export async function findArticles(db, { tag, author, favorited, followedBy, off
   return { articles: page.map(articleOfRow), articlesCount: count };
 }
 
-/** The user favorites the article: the article as they see it, or undefined when there is none. */
+/**
+ * The user favorites the article: the article as they see it, or undefined when there is none.
+ *
+ * @example
+ * const article = await favorite(db, 'knots', 2);
+ */
 export async function favorite(db, slug, userId) {
   await db.query('insert into conduit.favorites (article_id, user_id) select id, $2 from conduit.articles where slug = $1 on conflict do nothing', [slug, userId]);
   return articleOf(db, slug, userId);
 }
 
+/**
+ * The user stops favoriting the article: the article as they see it, or undefined when there is none.
+ *
+ * @example
+ * const article = await unfavorite(db, 'knots', 2);
+ */
 export async function unfavorite(db, slug, userId) {
   await db.query('delete from conduit.favorites where user_id = $2 and article_id = (select id from conduit.articles where slug = $1)', [slug, userId]);
   return articleOf(db, slug, userId);
@@ -236,35 +324,65 @@ function commentOfRow({ username, bio, image, following, createdAt, updatedAt, .
   return { ...comment, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString(), author: { username, bio, image, following } };
 }
 
-/** An article's comments, oldest first. */
+/**
+ * An article's comments as the viewer sees them, oldest first.
+ *
+ * @example
+ * const comments = await commentsOf(db, 'knots', null);
+ */
 export async function commentsOf(db, slug, viewerId) {
   return (await db.query(`${COMMENT} order by c.id`, [slug, viewerId])).map(commentOfRow);
 }
 
-/** The comment with this id below the article with this slug, or undefined. */
+/**
+ * The comment with this id below the article with this slug, or undefined.
+ *
+ * @example
+ * const comment = await commentOf(db, 'knots', 1, null);
+ */
 export async function commentOf(db, slug, id, viewerId) {
   const rows = await db.query(`${COMMENT} and c.id = $3`, [slug, viewerId, id]);
   return rows.length === 0 ? undefined : commentOfRow(rows[0]);
 }
 
-/** A new comment on the article with this slug, or undefined when there is no such article. */
+/**
+ * A new comment on the article with this slug, or undefined when there is no such article.
+ *
+ * @example
+ * const comment = await addComment(db, 'knots', 2, 'Thank you!');
+ */
 export async function addComment(db, slug, authorId, body) {
   const [created] = await db.query('insert into conduit.comments (article_id, author_id, body) select id, $2, $3 from conduit.articles where slug = $1 returning id', [slug, authorId, body]);
   return created === undefined ? undefined : commentOf(db, slug, created.id, authorId);
 }
 
-/** Removes a comment of the article with this slug; false when there was none. */
+/**
+ * Removes a comment of the article with this slug; false when there was none.
+ *
+ * @example
+ * await removeComment(db, 'knots', 1); // true
+ */
 export async function removeComment(db, slug, id) {
   return (await db.query('delete from conduit.comments where id = $2 and article_id = (select id from conduit.articles where slug = $1) returning id', [slug, id])).length > 0;
 }
 
-/** Every tag of every article, once each, in the order of their bytes (the "C" collation), whatever the database's own. */
+/**
+ * Every tag of every article, once each, in the order of their bytes (the "C" collation), whatever
+ * the database's own.
+ *
+ * @example
+ * await allTags(db); // ['dragons', 'sailing']
+ */
 export async function allTags(db) {
   return (await db.query('select distinct tag collate "C" as tag from conduit.articles, unnest(tag_list) as tag order by tag')).map((row) => row.tag);
 }
 
-// What the API sends of a user: the token is the one the request came with, or the one just issued.
-
+/**
+ * What the API sends of a user: the token is the one the request came with, or the one just issued.
+ *
+ * @example
+ * const body = { user: userView(user, token) };
+ */
 export function userView(user, token) {
   return { email: user.email, token, username: user.username, bio: user.bio, image: user.image };
 }

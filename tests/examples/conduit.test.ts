@@ -495,3 +495,9 @@ for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefine
     }, OPEN_TIMEOUT);
   });
 });
+
+describe('createConduitApi', () => {
+  it('refuses to be built without a database, naming the one to give', () => {
+    expect(() => createConduitApi(undefined as never)).toThrow('createConduitApi(db): db is the database that openConduitDatabase() opens, with query(text, params)');
+  });
+});
