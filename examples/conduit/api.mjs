@@ -1,6 +1,6 @@
 /**
  * The RealWorld "Conduit" backend on restcanon's public API: users and their tokens, profiles and
- * follows, articles with favorites and comments, and tags, below `/api`, over the in-memory store of
+ * follows, articles with favorites and comments, and tags, below `/api`, over the Postgres tables of
  * `store.mjs`. Conduit's own conventions are options here: the `Token` scheme of `Authorization`,
  * 422 for invalid input, the `{"errors":{"<field>":["<message>"]}}` error body, a PUT that changes
  * only the fields it is given, and results wrapped as `{ "article": { ... } }`.
@@ -10,7 +10,7 @@ import { openApi } from 'restcanon/openapi';
 import { z } from 'zod';
 import * as data from './store.mjs';
 
-export { createConduitStore } from './store.mjs';
+export { emptyConduitDatabase, openConduitDatabase } from './store.mjs';
 
 /** Every Conduit path is below it. */
 export const BASE_PATH = '/api';
@@ -89,22 +89,40 @@ function taken(fields) {
   });
 }
 
-/** Builds the Conduit API over a store (an empty one by default); `options` go to `createApi`. */
-export function createConduitApi(store = data.createConduitStore(), options = {}) {
-  /** The signed-in user, on routes that need one. */
-  const me = (ctx) => store.users.get(ctx.principal.userId);
-  /** The signed-in user or undefined, on routes anyone may call. */
-  const viewerOf = (ctx) => (ctx.principal === undefined ? undefined : store.users.get(ctx.principal.userId));
-  const isAuthor = (authorName, principal) => authorName === store.users.get(principal.userId)?.username;
+/**
+ * Builds the Conduit API over its database (`openConduitDatabase()`, whose tables `migrations/`
+ * creates); `options` go to `createApi`.
+ *
+ * @example
+ * const api = createConduitApi(await openConduitDatabase());
+ */
+export function createConduitApi(db, options = {}) {
+  if (typeof db?.query !== 'function') throw new TypeError('createConduitApi(db): db is the database that openConduitDatabase() opens, with query(text, params)');
+  /** The signed-in user (id, email, username, bio, image), as the request's token found them, on routes that need one. */
+  const me = (ctx) => ctx.principal.user;
+  /** The signed-in user's id, or null on routes anyone may call. */
+  const viewerOf = (ctx) => ctx.principal?.user.id ?? null;
+  // The principal carries the user's name, so that these rules, which run without waiting, need not ask the database.
+  const isAuthor = (authorName, principal) => authorName === principal.user.username;
 
   /** `Authorization: Token <token>`: no header is an anonymous caller, an unknown token a 401. */
-  function authenticate(request) {
+  async function authenticate(request) {
     const header = request.headers?.authorization;
     if (header === undefined) return undefined;
     const token = /^Token (\S+)$/.exec(String(header))?.[1];
-    const userId = token === undefined ? undefined : store.tokens.get(token);
-    if (userId === undefined) throw new UnauthorizedError('The token is not valid');
-    return { userId, token };
+    const user = token === undefined ? undefined : await data.userByToken(db, token);
+    if (user === undefined) throw new UnauthorizedError('The token is not valid');
+    return { user, token };
+  }
+
+  /** A user written with `write`; a unique index that refuses the email or the username is a 422 naming it. */
+  async function guarded(write) {
+    try {
+      return await write();
+    } catch (error) {
+      const field = data.takenBy(error);
+      throw field === undefined ? error : taken([field]);
+    }
   }
 
   // Users and the current user: the spec has no URL per user (a user is read at /profiles/:username),
@@ -118,11 +136,11 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     response: UserEnvelope,
     errors: { unprocessable: 'The email or the username is taken' },
     location: (result) => `${BASE_PATH}/profiles/${encodeURIComponent(result.user.username)}`,
-    handle: (ctx) => {
-      const fields = data.takenFields(store, ctx.body.user);
+    handle: async (ctx) => {
+      const fields = await data.takenFields(db, ctx.body.user);
       if (fields.length > 0) throw taken(fields);
-      const user = data.addUser(store, ctx.body.user);
-      return { user: data.userView(user, data.issueToken(store, user)) };
+      const user = await guarded(() => data.addUser(db, ctx.body.user));
+      return { user: data.userView(user, await data.issueToken(db, user)) };
     },
   });
 
@@ -132,10 +150,10 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     body: Credentials,
     response: UserEnvelope,
     errors: { unauthorized: 'The email or the password is wrong' },
-    handle: (ctx) => {
-      const user = data.signIn(store, ctx.body.user.email, ctx.body.user.password);
+    handle: async (ctx) => {
+      const user = await data.signIn(db, ctx.body.user.email, ctx.body.user.password);
       if (user === undefined) throw new UnauthorizedError('The email or the password is wrong');
-      return { user: data.userView(user, data.issueToken(store, user)) };
+      return { user: data.userView(user, await data.issueToken(db, user)) };
     },
   });
 
@@ -150,11 +168,11 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     body: UserChanges,
     response: UserEnvelope,
     errors: { unprocessable: 'The email or the username is taken' },
-    handle: (ctx) => {
-      const user = me(ctx);
-      const fields = data.takenFields(store, ctx.body.user, user);
+    handle: async (ctx) => {
+      const fields = await data.takenFields(db, ctx.body.user, me(ctx).id);
       if (fields.length > 0) throw taken(fields);
-      return { user: data.userView(data.updateUser(user, ctx.body.user), ctx.principal.token) };
+      const user = await guarded(() => data.updateUser(db, me(ctx).id, ctx.body.user));
+      return { user: data.userView(user, ctx.principal.token) };
     },
   });
 
@@ -163,9 +181,9 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
   const profiles = collection('profiles', {
     item: ProfileEnvelope,
     public: ['read'],
-    read: (ctx) => {
-      const user = data.userByUsername(store, ctx.params.id);
-      return user && { profile: data.profileView(user, viewerOf(ctx)) };
+    read: async (ctx) => {
+      const profile = await data.profileOf(db, ctx.params.id, viewerOf(ctx));
+      return profile && { profile };
     },
   });
 
@@ -175,22 +193,19 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     body: 'ignored',
     response: ProfileEnvelope,
     errors: { notFound: 'No user has this username' },
-    handle: (ctx) => {
-      const user = data.userByUsername(store, ctx.params.username);
-      if (user === undefined) throw new NotFoundError('No user has this username');
-      me(ctx).following.add(user.id);
-      return { profile: data.profileView(user, me(ctx)) };
+    handle: async (ctx) => {
+      const profile = await data.follow(db, me(ctx).id, ctx.params.username);
+      if (profile === undefined) throw new NotFoundError('No user has this username');
+      return { profile };
     },
   });
 
   const unfollow = endpoint('DELETE', '/profiles/:username/follow', {
     summary: 'Stop following a user',
     response: ProfileEnvelope,
-    handle: (ctx) => {
-      const user = data.userByUsername(store, ctx.params.username);
-      if (user === undefined) return undefined; // 404
-      me(ctx).following.delete(user.id);
-      return { profile: data.profileView(user, me(ctx)) };
+    handle: async (ctx) => {
+      const profile = await data.unfollow(db, me(ctx).id, ctx.params.username);
+      return profile && { profile }; // undefined: 404
     },
   });
 
@@ -207,23 +222,22 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     idOf: (created) => created.article.slug,
     list: {
       response: ArticleList,
-      handle: (ctx) => {
-        const viewer = viewerOf(ctx);
-        const { page, count } = data.findArticles(store, ctx.query);
-        return { articles: page.map((article) => data.articleSummary(store, article, viewer)), articlesCount: count };
-      },
+      handle: (ctx) => data.findArticles(db, ctx.query, viewerOf(ctx)),
     },
-    read: (ctx) => {
-      const article = store.articles.get(ctx.params.id);
-      return article && { article: data.articleView(store, article, viewerOf(ctx)) };
+    read: async (ctx) => {
+      const article = await data.articleOf(db, ctx.params.id, viewerOf(ctx));
+      return article && { article };
     },
-    create: (ctx) => ({ article: data.articleView(store, data.addArticle(store, me(ctx), ctx.body.article), me(ctx)) }),
+    create: async (ctx) => ({ article: await data.addArticle(db, me(ctx).id, ctx.body.article) }),
     replace: {
       summary: 'Change an article: only the fields given',
       body: ArticleChanges,
-      handle: (ctx) => ({ article: data.articleView(store, data.updateArticle(store.articles.get(ctx.params.id), ctx.body.article), me(ctx)) }),
+      handle: async (ctx) => {
+        const article = await data.updateArticle(db, ctx.params.id, ctx.body.article, me(ctx).id);
+        return article && { article };
+      },
     },
-    remove: (ctx) => data.removeArticle(store, ctx.params.id), // true: 204
+    remove: (ctx) => data.removeArticle(db, ctx.params.id), // true: 204
   });
 
   articles.collection('comments', {
@@ -235,22 +249,25 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     idOf: (created) => created.comment.id,
     list: {
       response: CommentList,
-      handle: (ctx) => ({ comments: data.commentsOf(store, ctx.params.slug).map((comment) => data.commentView(store, comment, viewerOf(ctx))) }),
+      handle: async (ctx) => ({ comments: await data.commentsOf(db, ctx.params.slug, viewerOf(ctx)) }),
     },
     // The spec has no GET of one comment: its owner rule loads it before a delete without publishing one.
-    load: (ctx) => {
-      const comment = store.comments.get(ctx.params.id);
-      return comment?.slug === ctx.params.slug ? { comment: data.commentView(store, comment, viewerOf(ctx)) } : undefined;
+    load: async (ctx) => {
+      const comment = await data.commentOf(db, ctx.params.slug, ctx.params.id, viewerOf(ctx));
+      return comment && { comment };
     },
     create: {
       outcomes: ['submit'],
-      handle: (ctx) => {
+      handle: async (ctx) => {
+        const comment = await data.addComment(db, ctx.params.slug, me(ctx).id, ctx.body.comment.body);
+        // The article was there when the request began: gone since, it is a 404.
+        if (comment === undefined) throw new NotFoundError('No article has this slug');
         // The spec answers a new comment with 200, not a create's 201.
         ctx.outcome('submit');
-        return { comment: data.commentView(store, data.addComment(store, ctx.params.slug, me(ctx), ctx.body.comment.body), me(ctx)) };
+        return { comment };
       },
     },
-    remove: (ctx) => store.comments.delete(ctx.params.id), // true: 204
+    remove: (ctx) => data.removeComment(db, ctx.params.slug, ctx.params.id), // true: 204
   });
 
   const feed = endpoint('GET', '/articles/feed', {
@@ -258,39 +275,32 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     summary: 'List the articles of the users the caller follows',
     query: z.object(Page),
     response: ArticleList,
-    handle: (ctx) => {
-      const viewer = me(ctx);
-      const { page, count } = data.findArticles(store, { ...ctx.query, followedBy: viewer });
-      return { articles: page.map((article) => data.articleSummary(store, article, viewer)), articlesCount: count };
-    },
+    handle: (ctx) => data.findArticles(db, { ...ctx.query, followedBy: me(ctx).id }, me(ctx).id),
   });
 
   const favorite = endpoint('POST', '/articles/:slug/favorite', {
     summary: 'Favorite an article',
     response: ArticleEnvelope,
     errors: { notFound: 'No article has this slug' },
-    handle: (ctx) => {
-      const article = store.articles.get(ctx.params.slug);
+    handle: async (ctx) => {
+      const article = await data.favorite(db, ctx.params.slug, me(ctx).id);
       if (article === undefined) throw new NotFoundError('No article has this slug');
-      article.favoritedBy.add(ctx.principal.userId);
-      return { article: data.articleView(store, article, me(ctx)) };
+      return { article };
     },
   });
 
   const unfavorite = endpoint('DELETE', '/articles/:slug/favorite', {
     summary: 'Stop favoriting an article',
     response: ArticleEnvelope,
-    handle: (ctx) => {
-      const article = store.articles.get(ctx.params.slug);
-      if (article === undefined) return undefined; // 404
-      article.favoritedBy.delete(ctx.principal.userId);
-      return { article: data.articleView(store, article, me(ctx)) };
+    handle: async (ctx) => {
+      const article = await data.unfavorite(db, ctx.params.slug, me(ctx).id);
+      return article && { article }; // undefined: 404
     },
   });
 
   const tags = collection('tags', {
     public: true,
-    list: { response: TagList, handle: () => ({ tags: data.allTags(store) }) },
+    list: { response: TagList, handle: async () => ({ tags: await data.allTags(db) }) },
   });
 
   return createApi({
@@ -302,7 +312,7 @@ export function createConduitApi(store = data.createConduitStore(), options = {}
     policy: createStatusPolicy({ badRequest: 422 }),
     problemBody: { build: conduitErrors, schema: ErrorBody },
     openapi: openApi({
-      info: { title: 'Conduit on restcanon', version: '1.0.0', description: 'The RealWorld Conduit backend, in memory, written on restcanon.', license: { name: 'MIT', identifier: 'MIT' } },
+      info: { title: 'Conduit on restcanon', version: '1.0.0', description: 'The RealWorld Conduit backend on Postgres, written on restcanon.', license: { name: 'MIT', identifier: 'MIT' } },
       securitySchemes: {
         Token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Authorization: Token <token>, with the token that registering or signing in gives. A 401 carries WWW-Authenticate: Token.' },
       },

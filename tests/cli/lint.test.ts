@@ -109,7 +109,7 @@ describe('restcanon lint: the documents restcanon generates', () => {
   });
 
   it('finds in the Conduit example only what it breaks on purpose, and nothing under its config', async () => {
-    const file = await generated(createConduitApi(undefined, { onError: () => {} }), '/api/openapi.json', 'conduit.json');
+    const file = await generated(createConduitApi(downDatabase(), { onError: () => {} }), '/api/openapi.json', 'conduit.json');
     const { report } = await lint(file);
     expect([...new Set(report.findings.map((finding) => finding.rule))].sort()).toEqual(['bad-request', 'method-shape', 'problem-body']);
     const configured = await runCli(['lint', file, '--format', 'json'], CONDUIT_FOLDER);

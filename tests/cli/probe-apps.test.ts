@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/adapters/node.js';
 import { createDemoApi } from '../../examples/demo-api.mjs';
 import { OPEN_TIMEOUT, openDemoDatabase } from '../helpers/demo-database.js';
-import { createConduitApi } from '../../examples/conduit/api.mjs';
+import { createConduitApi, openConduitDatabase } from '../../examples/conduit/api.mjs';
 import { listen, type MountedServer } from '../adapters/conformance.js';
 import { createFastifyDefault } from './apps/fastify-default.js';
 import { createSloppyExpress } from './apps/sloppy-express.js';
@@ -171,9 +171,11 @@ describe('restcanon probe: the demo API (npm start)', () => {
 
 describe('restcanon probe: the Conduit example', () => {
   let server: MountedServer;
+  let db: Awaited<ReturnType<typeof openConduitDatabase>>;
   const tokens: string[] = [];
   beforeAll(async () => {
-    const api = createConduitApi(undefined, { onError: () => {} });
+    db = await openConduitDatabase();
+    const api = createConduitApi(db, { onError: () => {} });
     for (const name of ['ada', 'grace']) {
       const json = { 'content-type': 'application/json' };
       const registered = await api.handle({ method: 'POST', url: '/api/users', headers: json, body: JSON.stringify({ user: { username: name, email: `${name}@example.com`, password: 'conduit-password' } }) });
@@ -182,8 +184,11 @@ describe('restcanon probe: the Conduit example', () => {
       await api.handle({ method: 'POST', url: '/api/articles', headers: { ...json, authorization: `Token ${token}` }, body: JSON.stringify({ article: { title: `${name} writes`, description: 'a post', body: 'text' } }) });
     }
     server = await listen(http.createServer(toNodeListener(api)));
+  }, OPEN_TIMEOUT);
+  afterAll(async () => {
+    await server.close();
+    await db.close();
   });
-  afterAll(() => server.close());
 
   it('finds only what Conduit breaks on purpose: 422 for invalid input and its own error body', async () => {
     const { report } = await probe(`${server.baseUrl}/api`, '--auth', tokens[0]!, '--auth2', tokens[1]!);

@@ -20,7 +20,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'restcanon-lint-'));
 /** Each API whose document is linted: the file it is written to, and where the API serves it. */
 const DOCUMENTS = [
   { name: 'the demo API', file: join(scratch, 'demo.json'), api: () => createDemoApi(downDatabase(), { onError: () => {} }), url: '/openapi.json' },
-  { name: 'the Conduit example', file: join(scratch, 'conduit.json'), api: () => createConduitApi(undefined, { onError: () => {} }), url: '/api/openapi.json' },
+  { name: 'the Conduit example', file: join(scratch, 'conduit.json'), api: () => createConduitApi(downDatabase(), { onError: () => {} }), url: '/api/openapi.json' },
 ];
 // No telemetry and no update check: the linters read nothing but the files given.
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
