@@ -91,6 +91,19 @@ describe('memoryStore bounds', () => {
     expect([await store.get('k'), await store.get('big'), store.size]).toEqual(['v', undefined, 1]);
   });
 
+  it('takes an entry of exactly maxBytes, evicting every other to make room', async () => {
+    const store = memoryStore({ maxBytes: 20, now: clock().now });
+    await store.set('a', 'v', 60_000);
+    await store.set('k', 'x'.repeat(9), 60_000);
+    expect([await store.get('a'), await store.get('k'), store.bytes]).toEqual([undefined, 'x'.repeat(9), 20]);
+  });
+
+  it('names the mistake when a hit finds a value that is not a count', async () => {
+    const store = memoryStore({ now: clock().now });
+    await store.set('k', 'running', 60_000);
+    await expect(store.hit('k', 60_000)).rejects.toThrow(new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit'));
+  });
+
   it('a hit whose count grows a digit is counted in bytes too', async () => {
     const store = memoryStore({ now: clock().now });
     await store.hit('r', 60_000, 9);
@@ -119,6 +132,19 @@ describe('memoryStore bounds', () => {
     for (let index = 0; index < 700; index++) await store.set('live', String(index), 60_000);
     expect(store.size).toBe(1);
     expect(store.bytes).toBe(2 * ('live'.length + '699'.length));
+  });
+
+  it('takes out 16 expired entries a write, no more, those that expire at that very instant included', async () => {
+    const time = clock();
+    const store = memoryStore({ now: time.now });
+    for (let index = 0; index < 40; index++) await store.set(`old${index}`, 'v', 10);
+    time.advance(10);
+    await store.set('live', 'v', 60_000);
+    expect(store.size).toBe(40 - 16 + 1);
+    await store.set('live', 'w', 60_000);
+    expect(store.size).toBe(40 - 32 + 1);
+    await store.setIfAbsent('other', 'v', 60_000);
+    expect(store.size).toBe(2);
   });
 
   it('drops an expired entry on read, and counts it no more', async () => {
