@@ -160,10 +160,13 @@ describe('memoryStore bounds', () => {
 describe('ExpiryHeap', () => {
   it('always gives the entry that expires soonest, through pushes, updates and removals', () => {
     type Node = { expiresAt: number; slot: number; id: number };
+    // Pushes outweigh removals, so that the heap grows deep enough for a wrong turn to show.
     const operation = fc.oneof(
-      fc.record({ kind: fc.constant('push' as const), expiresAt: fc.integer({ min: 0, max: 50 }) }),
+      { arbitrary: fc.record({ kind: fc.constant('push' as const), expiresAt: fc.integer({ min: 0, max: 50 }) }), weight: 4 },
       fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), expiresAt: fc.integer({ min: 0, max: 50 }) }),
       fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+      // As the store's sweep and eviction do: the entry that expires soonest.
+      fc.record({ kind: fc.constant('removeSoonest' as const) }),
     );
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 200 }), (operations) => {
@@ -174,6 +177,12 @@ describe('ExpiryHeap', () => {
             const node = { expiresAt: op.expiresAt, slot: -1, id };
             heap.push(node);
             held.push(node);
+          } else if (op.kind === 'removeSoonest') {
+            const soonest = heap.peek();
+            if (soonest !== undefined) {
+              heap.remove(soonest);
+              held.splice(held.indexOf(soonest), 1);
+            }
           } else if (held.length > 0) {
             const node = held[op.pick % held.length]!;
             if (op.kind === 'update') {
@@ -190,6 +199,7 @@ describe('ExpiryHeap', () => {
           expect(heap.peek()?.expiresAt).toBe(held.length === 0 ? undefined : soonest);
         }
       }),
+      { numRuns: 300 },
     );
   });
 });
