@@ -137,6 +137,7 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
   if (template.includes(':')) reached.add('badRequest');
   phase('request');
   if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
+  phase('caller');
   take(negotiateFormat, settings.policy.unacceptable === 'reject' && 'notAcceptable');
   if (bodyRules !== undefined) {
     take(checkBodyHeaders, 'unsupportedMediaType', 'payloadTooLarge');

@@ -1,0 +1,200 @@
+import type { ApiRequest, ApiResponse } from '../../core/contract.js';
+import type { Endpoint } from '../../core/endpoint.js';
+import { HttpError, ServiceUnavailableError } from '../../core/errors.js';
+import type { Exchange } from '../../core/exchange.js';
+import { checkFunction, checkOptions } from '../../core/options.js';
+import { OUTCOMES, type Outcome } from '../../core/outcomes.js';
+import { reportAside } from '../../core/report.js';
+import { withLowerCaseHeaders } from '../../core/request.js';
+import type { Convention, EndpointBuild, PhaseStep, Responder } from '../../core/seam.js';
+import type { Hit, Store } from '../../store/store.js';
+import { withTimeout } from '../../store/store.js';
+import { rateLimitPart } from './openapi.js';
+import { addressKey, callerKey, carriesCredentials, NO_ADDRESS, type Partition } from './partition.js';
+import { checkPolicies, limitItem, policiesOf, policyField, secondsLeft, type NamedPolicy, type RateLimitDeclaration, type RateLimitPolicy } from './policies.js';
+
+/**
+ * Rate limits as a module: named quota policies counted per caller or per client address in a
+ * shared store, a 429 over quota before the handler runs, and the `RateLimit-Policy` and
+ * `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-10 on every answer a policy covers.
+ */
+
+/**
+ * The options of {@link rateLimit}.
+ *
+ * @example
+ * const options: RateLimitOptions = { policies: { default: { quota: 100, window: 60 } }, partition: 'caller' };
+ */
+export interface RateLimitOptions {
+  /** The policies of every endpoint, by name; an endpoint adds, leaves out or exempts through `conventions: { rateLimit }`. */
+  policies: Record<string, RateLimitPolicy>;
+  /** Whose count a request joins: `'caller'` (the default), `'ip'`, or a function of the request's context. */
+  partition?: Partition;
+  /** Where counts are kept: a `memoryStore()` of this process when omitted; a shared one (Redis) across instances. */
+  store?: Store;
+  /** What a request gets when the store fails or is late: `'allow'` (the default) lets it through, reported; `'deny'` answers 503. */
+  onStoreError?: 'allow' | 'deny';
+  /** Milliseconds the store has to answer before it counts as failed (100 when omitted). */
+  storeTimeout?: number;
+}
+
+/** The problem type of draft-ietf-httpapi-ratelimit-headers-10 for a request over quota. */
+export const QUOTA_EXCEEDED = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
+
+/** What one request's count gave: the fields its answer carries. */
+interface Counted {
+  readonly policy: string;
+  readonly limit: string;
+}
+
+const OPTIONS = ['policies', 'partition', 'store', 'onStoreError', 'storeTimeout'];
+
+/**
+ * A rate limit for `createApi({ use })`: each request of an endpoint a policy covers is counted in
+ * the store, atomically, before its handler; one over quota is answered 429 with `Retry-After` and
+ * the quota-exceeded problem. Anonymous requests are counted by address before `authenticate` runs;
+ * a signed-in caller by `principal.id` once it is known. Every option is checked now.
+ *
+ * @example
+ * import { rateLimit } from 'restcanon/rate-limit';
+ * const api = createApi({
+ *   authenticate,
+ *   use: [rateLimit({ policies: { default: { quota: 100, window: 60 } } })],
+ *   endpoints: [endpoint('POST', '/uploads', { conventions: { rateLimit: { uploads: { quota: 10, window: 3600 } } }, handle })],
+ * });
+ */
+export function rateLimit(options: RateLimitOptions): Convention {
+  if (typeof options !== 'object' || options === null) throw new TypeError('rateLimit(): give its options, such as { policies: { default: { quota: 100, window: 60 } } }');
+  checkOptions('rateLimit()', options, OPTIONS);
+  const api = checkPolicies(options.policies, 'rateLimit()').policies;
+  if (api.length === 0) throw new TypeError('rateLimit(): "policies" is empty; give at least one, such as { default: { quota: 100, window: 60 } }');
+  const { partition = 'caller', onStoreError = 'allow', storeTimeout = 100 } = options;
+  if (partition !== 'caller' && partition !== 'ip') checkFunction(partition, 'rateLimit(): "partition"', "'caller', 'ip', or (ctx) => the key of the request's count");
+  if (typeof partition !== 'function' && partition !== 'caller' && partition !== 'ip') throw new TypeError(`rateLimit(): "partition" must be 'caller', 'ip' or (ctx) => a key, got ${JSON.stringify(partition)}`);
+  if (onStoreError !== 'allow' && onStoreError !== 'deny') throw new TypeError(`rateLimit(): "onStoreError" must be 'allow' (let requests through when the store fails) or 'deny' (answer 503), got ${JSON.stringify(onStoreError)}`);
+  if (!Number.isSafeInteger(storeTimeout) || storeTimeout < 1) throw new TypeError(`rateLimit(): "storeTimeout" must be a whole number of milliseconds of at least 1, got ${String(storeTimeout)}`);
+  const store = checkStore(options.store) ?? defaultStore();
+  const known = new Map<string, NamedPolicy>();
+  // A request's fields, from its count to its answer, whatever ends it (a 404 of the handler, a 400).
+  const fields = new WeakMap<ApiRequest, Counted>();
+  const outcomes: Outcome[] = onStoreError === 'deny' ? ['tooManyRequests', 'unavailable'] : ['tooManyRequests'];
+
+  function steps(policies: readonly NamedPolicy[], authenticates: boolean): PhaseStep[] {
+    const counter = counting(policies, store, storeTimeout, onStoreError, fields);
+    if (partition === 'ip' || (partition === 'caller' && !authenticates)) return [{ phase: 'request', run: (exchange) => counter(exchange, addressKey(exchange.ctx.request)), outcomes }];
+    if (typeof partition === 'function') return [{ phase: 'caller', run: (exchange) => counter(exchange, `key:${partition(exchange.ctx)}`), outcomes }];
+    return [
+      // Without credentials there is nothing for authentication to read: the address's count comes first, so an anonymous flood costs no `authenticate`.
+      { phase: 'request', run: (exchange) => (carriesCredentials(exchange.ctx.request) ? undefined : counter(exchange, addressKey(exchange.ctx.request))), outcomes },
+      {
+        phase: 'caller',
+        run: (exchange) => {
+          const { ctx } = exchange;
+          if (!carriesCredentials(ctx.request)) return undefined;
+          return counter(exchange, ctx.principal === undefined ? addressKey(ctx.request) : callerKey(ctx.principal));
+        },
+        outcomes,
+      },
+    ];
+  }
+
+  return Object.freeze({
+    name: 'rateLimit',
+    rank: 5,
+    exposes: ['RateLimit', 'RateLimit-Policy'],
+    endpoint(_endpoint: Endpoint, declared: unknown, build: EndpointBuild) {
+      const policies = policiesOf(api, declared as RateLimitDeclaration | undefined, build.where, known);
+      if (policies.length === 0) return undefined;
+      return { steps: steps(policies, build.settings.authenticate !== undefined) };
+    },
+    api: () => (respond: Responder) => withFields(respond, fields),
+    openapi: rateLimitPart(api),
+  });
+}
+
+function defaultStore(): Store {
+  throw new TypeError('rateLimit(): give it a "store"');
+}
+
+function checkStore(store: unknown): Store | undefined {
+  if (store === undefined) return undefined;
+  const candidate = store as Partial<Store> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.hit !== 'function') throw new TypeError('rateLimit(): "store" must be a store with a hit(key, windowMs, cost) method, such as memoryStore() or redisStore(client)');
+  return store as Store;
+}
+
+/** Counts a request under a key in every policy of its endpoint, then lets it on, or answers 429. */
+function counting(policies: readonly NamedPolicy[], store: Store, timeout: number, onStoreError: 'allow' | 'deny', fields: WeakMap<ApiRequest, Counted>) {
+  const policy = policyField(policies);
+  const judge = (exchange: Exchange, hits: readonly Hit[]): void => {
+    const { request } = exchange.ctx;
+    fields.set(request, { policy, limit: policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', ') });
+    let retryAfter = -1;
+    const violated: string[] = [];
+    policies.forEach((each, index) => {
+      if (hits[index]!.count <= each.quota) return;
+      violated.push(each.name);
+      retryAfter = Math.max(retryAfter, secondsLeft(hits[index]!.resetMs));
+    });
+    if (violated.length > 0) throw quotaExceeded(violated, retryAfter);
+  };
+  const failed = (exchange: Exchange, error: unknown): void => {
+    // A 503 is reported as every 5xx is, with the store's error as its cause.
+    if (onStoreError === 'deny') throw new ServiceUnavailableError('The rate limit cannot be checked now; try again shortly', { retryAfter: 1, cause: error });
+    reportAside(exchange, error);
+  };
+  return (exchange: Exchange, key: string): Promise<void> => {
+    if (key === NO_ADDRESS) warnNoAddress(exchange);
+    const hits = policies.length === 1 ? hitOne(store, policies[0]!, key, timeout) : Promise.all(policies.map((each) => withTimeout(store.hit(`rl:${each.name}:${key}`, each.window * 1000, each.cost), timeout)));
+    return hits.then(
+      (counted) => judge(exchange, counted),
+      (error: unknown) => failed(exchange, error),
+    );
+  };
+}
+
+function hitOne(store: Store, policy: NamedPolicy, key: string, timeout: number): Promise<Hit[]> {
+  return withTimeout(store.hit(`rl:${policy.name}:${key}`, policy.window * 1000, policy.cost), timeout).then((hit) => [hit]);
+}
+
+function quotaExceeded(violated: readonly string[], retryAfter: number): HttpError {
+  return new HttpError(OUTCOMES.tooManyRequests.status, {
+    type: QUOTA_EXCEEDED,
+    title: 'Quota exceeded',
+    detail: `The quota of ${violated.map((name) => `"${name}"`).join(' and ')} is used up; try again in ${retryAfter} seconds`,
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}
+
+const warned = new WeakSet<object>();
+
+/** Said once per API: requests without an address share one count. */
+function warnNoAddress(exchange: Exchange): void {
+  const { settings } = exchange;
+  if (warned.has(settings)) return;
+  warned.add(settings);
+  settings.logger.warn({ requestId: exchange.ctx.id }, 'rateLimit(): a request without a client address (request.ip) is counted with every other such request, in one shared count; serve the API through an adapter, or give api.handle the request\'s ip');
+}
+
+/** The API's answer with the rate limit fields of the request's count, whatever the answer is. */
+function withFields(respond: Responder, fields: WeakMap<ApiRequest, Counted>): Responder {
+  const add = (request: ApiRequest, response: ApiResponse): ApiResponse => {
+    const counted = fields.get(request);
+    if (counted !== undefined) {
+      fields.delete(request);
+      response.headers['ratelimit-policy'] = counted.policy;
+      response.headers.ratelimit = counted.limit;
+    }
+    return response;
+  };
+  return (given, passUnmatched, lowerCaseHeaders = false) => {
+    // One request object from here to the steps: the fields are found by it.
+    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
+    const answer = respond(request, passUnmatched, true);
+    if (answer === undefined) return undefined;
+    if (answer instanceof Promise) return answer.then((response) => (response === undefined ? undefined : add(request, response)));
+    return add(request, answer);
+  };
+}
+
+export type { Partition, RateLimitDeclaration, RateLimitPolicy };
