@@ -14,6 +14,8 @@ export const entries = {
   xml: 'src/formats/xml.ts',
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
+  'rate-limit': 'src/conventions/rate-limit/index.ts',
+  deprecation: 'src/conventions/deprecation/index.ts',
 };
 
 /**

@@ -11,6 +11,8 @@ import * as xml from '../src/formats/xml.js';
 import * as client from '../src/client/index.js';
 import * as koa from '../src/adapters/koa.js';
 import * as hono from '../src/adapters/hono.js';
+import * as rateLimit from '../src/conventions/rate-limit/index.js';
+import * as deprecation from '../src/conventions/deprecation/index.js';
 
 describe('public exports', () => {
   it('restcanon keeps to 35 values, so that its root reads as one page', () => {
@@ -123,6 +125,21 @@ describe('public exports', () => {
     expect(Object.keys(hono).sort()).toMatchInlineSnapshot(`
       [
         "toHono",
+      ]
+    `);
+  });
+  it('restcanon/rate-limit', () => {
+    expect(Object.keys(rateLimit).sort()).toMatchInlineSnapshot(`
+      [
+        "QUOTA_EXCEEDED",
+        "rateLimit",
+      ]
+    `);
+  });
+  it('restcanon/deprecation', () => {
+    expect(Object.keys(deprecation).sort()).toMatchInlineSnapshot(`
+      [
+        "deprecation",
       ]
     `);
   });

@@ -41,6 +41,8 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   restcanon: ['createApi', 'endpoint', 'isHttpError', 'NotFoundError'],
   'restcanon/testing': ['createTestClient'],
   'restcanon/client': ['createClient', 'bodyOf', 'ClientError'],
+  'restcanon/rate-limit': ['rateLimit', 'QUOTA_EXCEEDED'],
+  'restcanon/deprecation': ['deprecation'],
   ...ADAPTER_EXPORTS,
 };
 
