@@ -8,6 +8,7 @@ import { reportAside } from '../../core/report.js';
 import { withLowerCaseHeaders } from '../../core/request.js';
 import type { Convention, EndpointBuild, PhaseStep, Responder } from '../../core/seam.js';
 import type { Hit, Store } from '../../store/store.js';
+import { memoryStore } from '../../store/memory.js';
 import { withTimeout } from '../../store/store.js';
 import { rateLimitPart } from './openapi.js';
 import { addressKey, callerKey, carriesCredentials, NO_ADDRESS, type Partition } from './partition.js';
@@ -73,7 +74,7 @@ export function rateLimit(options: RateLimitOptions): Convention {
   if (typeof partition !== 'function' && partition !== 'caller' && partition !== 'ip') throw new TypeError(`rateLimit(): "partition" must be 'caller', 'ip' or (ctx) => a key, got ${JSON.stringify(partition)}`);
   if (onStoreError !== 'allow' && onStoreError !== 'deny') throw new TypeError(`rateLimit(): "onStoreError" must be 'allow' (let requests through when the store fails) or 'deny' (answer 503), got ${JSON.stringify(onStoreError)}`);
   if (!Number.isSafeInteger(storeTimeout) || storeTimeout < 1) throw new TypeError(`rateLimit(): "storeTimeout" must be a whole number of milliseconds of at least 1, got ${String(storeTimeout)}`);
-  const store = checkStore(options.store) ?? defaultStore();
+  const store = checkStore(options.store) ?? memoryStore();
   const known = new Map<string, NamedPolicy>();
   // A request's fields, from its count to its answer, whatever ends it (a 404 of the handler, a 400).
   const fields = new WeakMap<ApiRequest, Counted>();
@@ -110,10 +111,6 @@ export function rateLimit(options: RateLimitOptions): Convention {
     api: () => (respond: Responder) => withFields(respond, fields),
     openapi: rateLimitPart(api),
   });
-}
-
-function defaultStore(): Store {
-  throw new TypeError('rateLimit(): give it a "store"');
 }
 
 function checkStore(store: unknown): Store | undefined {
