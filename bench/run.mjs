@@ -30,6 +30,7 @@ const BENCHMARKS = [
   { name: 'peers', file: 'peers/index.mjs' },
   { name: 'load', file: 'load/index.mjs' },
   { name: 'hidden-item', file: 'security/hidden-item.mjs' },
+  { name: 'rate-limit', file: 'rate-limit/index.mjs' },
   { name: 'size', file: 'size.mjs' },
   { name: 'types', file: 'types/index.mjs' },
 ];
