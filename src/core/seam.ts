@@ -1,6 +1,6 @@
 import type { Answer, ApiRequest } from './contract.js';
 import type { Endpoint } from './endpoint.js';
-import type { AnswerHook, Step } from './exchange.js';
+import type { AnswerHook, FinishHook, Step } from './exchange.js';
 import type { Outcome } from './outcomes.js';
 import type { Settings } from './settings.js';
 
@@ -51,6 +51,8 @@ export interface EndpointParts {
   readonly answer?: AnswerHook | undefined;
   /** Cuts a success body down before any format writes it; runs after the body was found writable. */
   readonly project?: ((value: unknown) => unknown) | undefined;
+  /** Sees every answer of the endpoint once it is built, errors too (a 429, a handler's 404), and may add headers to it. */
+  readonly finish?: FinishHook | undefined;
 }
 
 /** What a convention knows of the endpoint it builds for. */

@@ -1,9 +1,9 @@
-import type { ApiRequest, ApiResponse } from '../../core/contract.js';
+import type { ApiResponse } from '../../core/contract.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Endpoint } from '../../core/endpoint.js';
 import { GoneError, withoutStack } from '../../core/errors.js';
 import { checkFunction, checkOptions } from '../../core/options.js';
-import { withLowerCaseHeaders } from '../../core/request.js';
-import type { Convention, EndpointBuild, EndpointParts, Responder } from '../../core/seam.js';
+import type { Convention, EndpointBuild, EndpointParts } from '../../core/seam.js';
 import { checkDeprecation, type Deprecation, type DeprecationDeclaration } from './declare.js';
 import { deprecationPart } from './openapi.js';
 
@@ -48,7 +48,6 @@ export function deprecation(options: DeprecationOptions = {}): Convention {
   const { gone = false, now = Date.now } = options;
   if (typeof gone !== 'boolean') throw new TypeError(`deprecation(): "gone" must be true or false, got ${String(gone)}`);
   checkFunction(now, 'deprecation(): "now"', '() => milliseconds since the epoch, such as Date.now');
-  const marked = new WeakMap<ApiRequest, Deprecation>();
 
   return Object.freeze({
     name: 'deprecation',
@@ -57,48 +56,25 @@ export function deprecation(options: DeprecationOptions = {}): Convention {
     endpoint(_endpoint: Endpoint, declared: unknown, build: EndpointBuild): EndpointParts | undefined {
       if (declared === undefined) return undefined;
       const checked = checkDeprecation(declared, build.where);
-      const retires = gone && checked.sunset !== undefined;
-      const retired = retires ? withoutStack(() => new GoneError(`This endpoint was retired on ${checked.fields.sunset}`)) : undefined;
-      return {
-        steps: [
-          {
-            phase: 'request',
-            run: (exchange) => {
-              marked.set(exchange.ctx.request, checked);
-              if (retired !== undefined && now() >= checked.sunset!) throw retired;
-              return undefined;
-            },
-            outcomes: retires ? ['gone'] : [],
-          },
-        ],
+      const retired = gone && checked.sunset !== undefined ? withoutStack(() => new GoneError(`This endpoint was retired on ${checked.fields.sunset}`)) : undefined;
+      const finish = (_exchange: Exchange, response: ApiResponse): void => addFields(response, checked);
+      if (retired === undefined) return { finish };
+      const retire = (): undefined => {
+        if (now() >= checked.sunset!) throw retired;
+        return undefined;
       };
+      return { steps: [{ phase: 'request', run: retire, outcomes: ['gone'] }], finish };
     },
-    api: () => (respond: Responder) => withFields(respond, marked),
     openapi: deprecationPart(gone),
   });
 }
 
-/** The API's answer with the deprecation fields of the endpoint it came from, whatever its status. */
-function withFields(respond: Responder, marked: WeakMap<ApiRequest, Deprecation>): Responder {
-  const add = (request: ApiRequest, response: ApiResponse): ApiResponse => {
-    const found = marked.get(request);
-    if (found === undefined) return response;
-    marked.delete(request);
-    Object.assign(response.headers, found.fields);
-    if (found.link !== undefined) {
-      const { link } = response.headers;
-      response.headers.link = link === undefined || link === '' ? found.link : `${link}, ${found.link}`;
-    }
-    return response;
-  };
-  return (given, passUnmatched, lowerCaseHeaders = false) => {
-    // One request object from here to the steps: the endpoint's fields are found by it.
-    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
-    const answer = respond(request, passUnmatched, true);
-    if (answer === undefined) return undefined;
-    if (answer instanceof Promise) return answer.then((response) => (response === undefined ? undefined : add(request, response)));
-    return add(request, answer);
-  };
+/** The fields of a deprecated endpoint on one of its answers, its links after any the answer has. */
+function addFields(response: ApiResponse, { fields, link }: Deprecation): void {
+  Object.assign(response.headers, fields);
+  if (link === undefined) return;
+  const given = response.headers.link;
+  response.headers.link = given === undefined || given === '' ? link : `${given}, ${link}`;
 }
 
 export type { DeprecationDeclaration };

@@ -1,12 +1,11 @@
-import type { ApiRequest, ApiResponse } from '../../core/contract.js';
+import type { ApiResponse } from '../../core/contract.js';
 import type { Endpoint } from '../../core/endpoint.js';
 import { HttpError, ServiceUnavailableError } from '../../core/errors.js';
 import type { Exchange } from '../../core/exchange.js';
 import { checkFunction, checkOptions } from '../../core/options.js';
 import { OUTCOMES, type Outcome } from '../../core/outcomes.js';
 import { reportAside } from '../../core/report.js';
-import { withLowerCaseHeaders } from '../../core/request.js';
-import type { Convention, EndpointBuild, PhaseStep, Responder } from '../../core/seam.js';
+import type { Convention, EndpointBuild, PhaseStep } from '../../core/seam.js';
 import type { Hit, Store } from '../../store/store.js';
 import { memoryStore } from '../../store/memory.js';
 import { withTimeout } from '../../store/store.js';
@@ -35,7 +34,7 @@ export interface RateLimitOptions {
   store?: Store;
   /** What a request gets when the store fails or is late: `'allow'` (the default) lets it through, reported; `'deny'` answers 503. */
   onStoreError?: 'allow' | 'deny';
-  /** Milliseconds the store has to answer before it counts as failed (100 when omitted). */
+  /** Milliseconds a given store has to answer before it counts as failed (100 when omitted); the default in-memory store is never late. */
   storeTimeout?: number;
 }
 
@@ -74,14 +73,15 @@ export function rateLimit(options: RateLimitOptions): Convention {
   if (typeof partition !== 'function' && partition !== 'caller' && partition !== 'ip') throw new TypeError(`rateLimit(): "partition" must be 'caller', 'ip' or (ctx) => a key, got ${JSON.stringify(partition)}`);
   if (onStoreError !== 'allow' && onStoreError !== 'deny') throw new TypeError(`rateLimit(): "onStoreError" must be 'allow' (let requests through when the store fails) or 'deny' (answer 503), got ${JSON.stringify(onStoreError)}`);
   if (!Number.isSafeInteger(storeTimeout) || storeTimeout < 1) throw new TypeError(`rateLimit(): "storeTimeout" must be a whole number of milliseconds of at least 1, got ${String(storeTimeout)}`);
-  const store = checkStore(options.store) ?? memoryStore();
+  const given = checkStore(options.store);
+  const store = given ?? memoryStore();
+  // The process's own memory cannot be late: only a store given is raced against a timer.
+  const timeout = given === undefined ? undefined : storeTimeout;
   const known = new Map<string, NamedPolicy>();
-  // A request's fields, from its count to its answer, whatever ends it (a 404 of the handler, a 400).
-  const fields = new WeakMap<ApiRequest, Counted>();
   const outcomes: Outcome[] = onStoreError === 'deny' ? ['tooManyRequests', 'unavailable'] : ['tooManyRequests'];
 
   function steps(policies: readonly NamedPolicy[], authenticates: boolean): PhaseStep[] {
-    const counter = counting(policies, store, storeTimeout, onStoreError, fields);
+    const counter = counting(policies, store, timeout, onStoreError);
     if (partition === 'ip' || (partition === 'caller' && !authenticates)) return [{ phase: 'request', run: (exchange) => counter(exchange, addressKey(exchange.ctx.request)), outcomes }];
     if (typeof partition === 'function') return [{ phase: 'caller', run: (exchange) => counter(exchange, `key:${partition(exchange.ctx)}`), outcomes }];
     return [
@@ -106,9 +106,8 @@ export function rateLimit(options: RateLimitOptions): Convention {
     endpoint(_endpoint: Endpoint, declared: unknown, build: EndpointBuild) {
       const policies = policiesOf(api, declared as RateLimitDeclaration | undefined, build.where, known);
       if (policies.length === 0) return undefined;
-      return { steps: steps(policies, build.settings.authenticate !== undefined) };
+      return { steps: steps(policies, build.settings.authenticate !== undefined), finish: addFields };
     },
-    api: () => (respond: Responder) => withFields(respond, fields),
     openapi: rateLimitPart(api),
   });
 }
@@ -121,11 +120,11 @@ function checkStore(store: unknown): Store | undefined {
 }
 
 /** Counts a request under a key in every policy of its endpoint, then lets it on, or answers 429. */
-function counting(policies: readonly NamedPolicy[], store: Store, timeout: number, onStoreError: 'allow' | 'deny', fields: WeakMap<ApiRequest, Counted>) {
+function counting(policies: readonly NamedPolicy[], store: Store, timeout: number | undefined, onStoreError: 'allow' | 'deny') {
   const policy = policyField(policies);
+  const single = policies.length === 1 ? policies[0]! : undefined;
   const judge = (exchange: Exchange, hits: readonly Hit[]): void => {
-    const { request } = exchange.ctx;
-    fields.set(request, { policy, limit: policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', ') });
+    keep(exchange, { policy, limit: policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', ') });
     let retryAfter = -1;
     const violated: string[] = [];
     policies.forEach((each, index) => {
@@ -135,23 +134,33 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
     });
     if (violated.length > 0) throw quotaExceeded(violated, retryAfter);
   };
+  // One policy, the common case, without an array of hits.
+  const judgeOne = (exchange: Exchange, hit: Hit): void => {
+    keep(exchange, { policy, limit: limitItem(single!, hit.count, hit.resetMs) });
+    if (hit.count > single!.quota) throw quotaExceeded([single!.name], secondsLeft(hit.resetMs));
+  };
   const failed = (exchange: Exchange, error: unknown): void => {
     // A 503 is reported as every 5xx is, with the store's error as its cause.
     if (onStoreError === 'deny') throw new ServiceUnavailableError('The rate limit cannot be checked now; try again shortly', { retryAfter: 1, cause: error });
     reportAside(exchange, error);
   };
+  const hitOf = (each: NamedPolicy, key: string): Promise<Hit> => {
+    const hit = store.hit(`rl:${each.name}:${key}`, each.window * 1000, each.cost);
+    return timeout === undefined ? hit : withTimeout(hit, timeout);
+  };
   return (exchange: Exchange, key: string): Promise<void> => {
     if (key === NO_ADDRESS) warnNoAddress(exchange);
-    const hits = policies.length === 1 ? hitOne(store, policies[0]!, key, timeout) : Promise.all(policies.map((each) => withTimeout(store.hit(`rl:${each.name}:${key}`, each.window * 1000, each.cost), timeout)));
-    return hits.then(
-      (counted) => judge(exchange, counted),
+    if (single !== undefined) {
+      return hitOf(single, key).then(
+        (hit) => judgeOne(exchange, hit),
+        (error: unknown) => failed(exchange, error),
+      );
+    }
+    return Promise.all(policies.map((each) => hitOf(each, key))).then(
+      (hits) => judge(exchange, hits),
       (error: unknown) => failed(exchange, error),
     );
   };
-}
-
-function hitOne(store: Store, policy: NamedPolicy, key: string, timeout: number): Promise<Hit[]> {
-  return withTimeout(store.hit(`rl:${policy.name}:${key}`, policy.window * 1000, policy.cost), timeout).then((hit) => [hit]);
 }
 
 function quotaExceeded(violated: readonly string[], retryAfter: number): HttpError {
@@ -173,25 +182,17 @@ function warnNoAddress(exchange: Exchange): void {
   settings.logger.warn({ requestId: exchange.ctx.id }, 'rateLimit(): a request without a client address (request.ip) is counted with every other such request, in one shared count; serve the API through an adapter, or give api.handle the request\'s ip');
 }
 
-/** The API's answer with the rate limit fields of the request's count, whatever the answer is. */
-function withFields(respond: Responder, fields: WeakMap<ApiRequest, Counted>): Responder {
-  const add = (request: ApiRequest, response: ApiResponse): ApiResponse => {
-    const counted = fields.get(request);
-    if (counted !== undefined) {
-      fields.delete(request);
-      response.headers['ratelimit-policy'] = counted.policy;
-      response.headers.ratelimit = counted.limit;
-    }
-    return response;
-  };
-  return (given, passUnmatched, lowerCaseHeaders = false) => {
-    // One request object from here to the steps: the fields are found by it.
-    const request = lowerCaseHeaders ? given : withLowerCaseHeaders(given);
-    const answer = respond(request, passUnmatched, true);
-    if (answer === undefined) return undefined;
-    if (answer instanceof Promise) return answer.then((response) => (response === undefined ? undefined : add(request, response)));
-    return add(request, answer);
-  };
+/** The fields of a request's count, for its answer. */
+function keep(exchange: Exchange, counted: Counted): void {
+  (exchange.notes ??= {}).rateLimit = counted;
+}
+
+/** Every answer of a counted request carries the fields of its count, whatever ended it (a 429, a handler's 404). */
+function addFields(exchange: Exchange, response: ApiResponse): void {
+  const counted = exchange.notes?.rateLimit as Counted | undefined;
+  if (counted === undefined) return;
+  response.headers['ratelimit-policy'] = counted.policy;
+  response.headers.ratelimit = counted.limit;
 }
 
 export type { Partition, RateLimitDeclaration, RateLimitPolicy };
