@@ -311,6 +311,38 @@ describe('a convention of your own', () => {
     expect(api.routes[0]!.outcomes).toContain('tooManyRequests');
   });
 
+  it('a finish hook sees every answer of its endpoint, a success, a handler’s 404 and a timeout’s 503; one that throws is reported and the answer goes out', async () => {
+    const errors: unknown[] = [];
+    const statuses: number[] = [];
+    const stamp: Convention = {
+      name: 'stamp',
+      endpoint: (definition) => ({
+        finish: (_exchange, response) => {
+          statuses.push(response.status);
+          response.headers['x-stamp'] = 'yes';
+          if (definition.path === '/broken') throw new Error('the stamp broke');
+        },
+      }),
+    };
+    const api = createApi({
+      timeout: 20,
+      onError: (error) => errors.push(error),
+      use: [stamp],
+      endpoints: [
+        endpoint('GET', '/books/:id', { handle: (ctx) => (ctx.params.id === '1' ? { id: 1 } : undefined) }),
+        endpoint('GET', '/slow', { handle: () => new Promise(() => {}) }),
+        endpoint('GET', '/broken', { handle: () => ({ ok: true }) }),
+      ],
+    });
+    expect((await api.handle({ method: 'GET', url: '/books/1' })).headers['x-stamp']).toBe('yes');
+    expect((await api.handle({ method: 'GET', url: '/books/2' })).headers['x-stamp']).toBe('yes');
+    expect((await api.handle({ method: 'GET', url: '/slow' })).headers['x-stamp']).toBe('yes');
+    const broken = await api.handle({ method: 'GET', url: '/broken' });
+    expect(broken.status).toBe(200);
+    expect(statuses).toEqual([200, 404, 503, 200]);
+    expect(String(errors.at(-1))).toContain('the stamp broke');
+  });
+
   it('an input step runs before the query schema: it takes its own parameter out, and its issues join the same 400', async () => {
     const readBooks = endpoint('GET', '/books', {
       query: z.strictObject({ limit: z.coerce.number().int().positive().optional() }),
