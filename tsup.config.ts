@@ -14,6 +14,8 @@ export const entries = {
   xml: 'src/formats/xml.ts',
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
+  store: 'src/store/index.ts',
+  redis: 'src/store/redis.ts',
   'rate-limit': 'src/conventions/rate-limit/index.ts',
   deprecation: 'src/conventions/deprecation/index.ts',
 };
@@ -37,7 +39,7 @@ export default defineConfig([
     treeshake: true,
     target: 'node20',
     outDir: 'dist',
-    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono'],
+    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono', 'ioredis'],
   },
   {
     entry: cliEntries,

@@ -11,6 +11,8 @@ import * as xml from '../src/formats/xml.js';
 import * as client from '../src/client/index.js';
 import * as koa from '../src/adapters/koa.js';
 import * as hono from '../src/adapters/hono.js';
+import * as store from '../src/store/index.js';
+import * as redis from '../src/store/redis.js';
 import * as rateLimit from '../src/conventions/rate-limit/index.js';
 import * as deprecation from '../src/conventions/deprecation/index.js';
 
@@ -148,6 +150,22 @@ describe('public exports', () => {
       [
         "createOpenApiDocument",
         "openApi",
+      ]
+    `);
+  });
+  it('restcanon/store', () => {
+    expect(Object.keys(store).sort()).toMatchInlineSnapshot(`
+      [
+        "StoreUnavailableError",
+        "memoryStore",
+        "withTimeout",
+      ]
+    `);
+  });
+  it('restcanon/redis', () => {
+    expect(Object.keys(redis).sort()).toMatchInlineSnapshot(`
+      [
+        "redisStore",
       ]
     `);
   });
