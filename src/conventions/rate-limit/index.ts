@@ -5,7 +5,7 @@ import type { Exchange } from '../../core/exchange.js';
 import { checkFunction, checkOptions } from '../../core/options.js';
 import { OUTCOMES, type Outcome } from '../../core/outcomes.js';
 import { reportAside } from '../../core/report.js';
-import type { Convention, EndpointBuild, PhaseStep } from '../../core/seam.js';
+import type { Convention, EndpointBuild, EndpointParts } from '../../core/seam.js';
 import type { Hit, Store } from '../../store/store.js';
 import { memoryStore } from '../../store/memory.js';
 import { withTimeout } from '../../store/store.js';
@@ -80,23 +80,35 @@ export function rateLimit(options: RateLimitOptions): Convention {
   const known = new Map<string, NamedPolicy>();
   const outcomes: Outcome[] = onStoreError === 'deny' ? ['tooManyRequests', 'unavailable'] : ['tooManyRequests'];
 
-  function steps(policies: readonly NamedPolicy[], authenticates: boolean): PhaseStep[] {
-    const counter = counting(policies, store, timeout, onStoreError);
-    if (partition === 'ip' || (partition === 'caller' && !authenticates)) return [{ phase: 'request', run: (exchange) => counter(exchange, addressKey(exchange.ctx.request)), outcomes }];
-    if (typeof partition === 'function') return [{ phase: 'caller', run: (exchange) => counter(exchange, `key:${partition(exchange.ctx)}`), outcomes }];
-    return [
-      // Without credentials there is nothing for authentication to read: the address's count comes first, so an anonymous flood costs no `authenticate`.
-      { phase: 'request', run: (exchange) => (carriesCredentials(exchange.ctx.request) ? undefined : counter(exchange, addressKey(exchange.ctx.request))), outcomes },
-      {
-        phase: 'caller',
-        run: (exchange) => {
-          const { ctx } = exchange;
-          if (!carriesCredentials(ctx.request)) return undefined;
-          return counter(exchange, ctx.principal === undefined ? addressKey(ctx.request) : callerKey(ctx.principal));
+  function parts(policies: readonly NamedPolicy[], authenticates: boolean, unauthorized: number): EndpointParts {
+    const { count, peek, charge } = counting(policies, store, timeout, onStoreError);
+    if (partition === 'ip' || (partition === 'caller' && !authenticates)) return { steps: [{ phase: 'request', run: (exchange) => count(exchange, addressKey(exchange.ctx.request)), outcomes }], finish: addFields };
+    if (typeof partition === 'function') return { steps: [{ phase: 'caller', run: (exchange) => count(exchange, `key:${partition(exchange.ctx)}`), outcomes }], finish: addFields };
+    return {
+      steps: [
+        {
+          phase: 'request',
+          // Without credentials there is nothing for authentication to read: the address's count comes first, so an anonymous flood costs no `authenticate`.
+          // With credentials, an address whose refused credentials used up a quota is refused before `authenticate` too: guessing tokens costs no lookup past the quota.
+          run: (exchange) => (carriesCredentials(exchange.ctx.request) ? peek(exchange, refusedKey(exchange)) : count(exchange, addressKey(exchange.ctx.request))),
+          outcomes,
         },
-        outcomes,
+        {
+          phase: 'caller',
+          run: (exchange) => {
+            const { ctx } = exchange;
+            if (!carriesCredentials(ctx.request)) return undefined;
+            return count(exchange, ctx.principal === undefined ? addressKey(ctx.request) : callerKey(ctx.principal));
+          },
+          outcomes,
+        },
+      ],
+      finish: (exchange, response) => {
+        // Credentials that authentication refused reach no caller's count: they join their address's count of refused credentials, after the answer.
+        if (response.status === unauthorized && exchange.notes?.rateLimit === undefined && carriesCredentials(exchange.ctx.request)) charge(exchange, refusedKey(exchange));
+        else addFields(exchange, response);
       },
-    ];
+    };
   }
 
   return Object.freeze({
@@ -106,7 +118,7 @@ export function rateLimit(options: RateLimitOptions): Convention {
     endpoint(_endpoint: Endpoint, declared: unknown, build: EndpointBuild) {
       const policies = policiesOf(api, declared as RateLimitDeclaration | undefined, build.where, known);
       if (policies.length === 0) return undefined;
-      return { steps: steps(policies, build.settings.authenticate !== undefined), finish: addFields };
+      return parts(policies, build.settings.authenticate !== undefined, build.settings.policy.decide('unauthorized'));
     },
     openapi: rateLimitPart(api),
   });
@@ -119,22 +131,28 @@ function checkStore(store: unknown): Store | undefined {
   return store as Store;
 }
 
-/** Counts a request under a key in every policy of its endpoint, then lets it on, or answers 429. */
+/**
+ * The counts of one endpoint's policies: `count` adds a request to a key's count, then lets it on or
+ * answers 429; `peek` reads a key's count without adding to it, and answers 429 when it is used up;
+ * `charge` adds to a key's count after the answer, for nothing but the requests to come.
+ */
 function counting(policies: readonly NamedPolicy[], store: Store, timeout: number | undefined, onStoreError: 'allow' | 'deny') {
   const policy = policyField(policies);
   const single = policies.length === 1 ? policies[0]! : undefined;
-  const judge = (exchange: Exchange, hits: readonly Hit[]): void => {
-    keep(exchange, { policy, limit: policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', ') });
+  // A peek finds the count before this request: used up when one more would be over.
+  const judge = (exchange: Exchange, hits: readonly Hit[], peeking: boolean): void => {
     let retryAfter = -1;
     const violated: string[] = [];
     policies.forEach((each, index) => {
-      if (hits[index]!.count <= each.quota) return;
+      if (hits[index]!.count + (peeking ? each.cost : 0) <= each.quota) return;
       violated.push(each.name);
       retryAfter = Math.max(retryAfter, secondsLeft(hits[index]!.resetMs));
     });
+    if (peeking && violated.length === 0) return;
+    keep(exchange, { policy, limit: policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', ') });
     if (violated.length > 0) throw quotaExceeded(violated, retryAfter);
   };
-  // One policy, the common case, without an array of hits.
+  // One policy counted, the common case, without an array of hits.
   const judgeOne = (exchange: Exchange, hit: Hit): void => {
     keep(exchange, { policy, limit: limitItem(single!, hit.count, hit.resetMs) });
     if (hit.count > single!.quota) throw quotaExceeded([single!.name], secondsLeft(hit.resetMs));
@@ -144,22 +162,34 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
     if (onStoreError === 'deny') throw new ServiceUnavailableError('The rate limit cannot be checked now; try again shortly', { retryAfter: 1, cause: error });
     reportAside(exchange, error);
   };
-  const hitOf = (each: NamedPolicy, key: string): Promise<Hit> => {
-    const hit = store.hit(`rl:${each.name}:${key}`, each.window * 1000, each.cost);
+  const hitOf = (each: NamedPolicy, key: string, cost: number): Promise<Hit> => {
+    const hit = store.hit(`rl:${each.name}:${key}`, each.window * 1000, cost);
     return timeout === undefined ? hit : withTimeout(hit, timeout);
   };
-  return (exchange: Exchange, key: string): Promise<void> => {
-    if (key === NO_ADDRESS) warnNoAddress(exchange);
-    if (single !== undefined) {
-      return hitOf(single, key).then(
-        (hit) => judgeOne(exchange, hit),
+  const all = (key: string, peeking: boolean): Promise<Hit[]> => Promise.all(policies.map((each) => hitOf(each, key, peeking ? 0 : each.cost)));
+  return {
+    count(exchange: Exchange, key: string): Promise<void> {
+      if (key === NO_ADDRESS) warnNoAddress(exchange);
+      if (single !== undefined) {
+        return hitOf(single, key, single.cost).then(
+          (hit) => judgeOne(exchange, hit),
+          (error: unknown) => failed(exchange, error),
+        );
+      }
+      return all(key, false).then(
+        (hits) => judge(exchange, hits, false),
         (error: unknown) => failed(exchange, error),
       );
-    }
-    return Promise.all(policies.map((each) => hitOf(each, key))).then(
-      (hits) => judge(exchange, hits),
-      (error: unknown) => failed(exchange, error),
-    );
+    },
+    peek(exchange: Exchange, key: string): Promise<void> {
+      return all(key, true).then(
+        (hits) => judge(exchange, hits, true),
+        (error: unknown) => failed(exchange, error),
+      );
+    },
+    charge(exchange: Exchange, key: string): void {
+      all(key, false).then(undefined, (error: unknown) => reportAside(exchange, error));
+    },
   };
 }
 
@@ -180,6 +210,11 @@ function warnNoAddress(exchange: Exchange): void {
   if (warned.has(settings)) return;
   warned.add(settings);
   settings.logger.warn({ requestId: exchange.ctx.id }, 'rateLimit(): a request without a client address (request.ip) is counted with every other such request, in one shared count; serve the API through an adapter, or give api.handle the request\'s ip');
+}
+
+/** The count of the credentials refused from a request's address, apart from its anonymous requests: those never keep a signed-in caller there out. */
+function refusedKey(exchange: Exchange): string {
+  return `refused:${addressKey(exchange.ctx.request)}`;
 }
 
 /** The fields of a request's count, for its answer. */

@@ -4,7 +4,7 @@
  * failures, and the mistakes refused when the API is built.
  */
 import { describe, expect, it } from 'vitest';
-import { collection, createApi, endpoint, NotFoundError, type ApiRequest, type ApiResponse } from '../../../src/index.js';
+import { collection, createApi, endpoint, NotFoundError, UnauthorizedError, type ApiRequest, type ApiResponse } from '../../../src/index.js';
 import { QUOTA_EXCEEDED, rateLimit, type RateLimitOptions } from '../../../src/conventions/rate-limit/index.js';
 import { clockedStore, failingStore, silentStore, type Clock } from './stores.js';
 
@@ -166,6 +166,31 @@ describe('whose count a request joins', () => {
     const { api } = limitedApi({}, { authenticate: (request) => TOKENS[String(request.headers?.authorization)] });
     await get(api, '/notes');
     expect((await get(api, '/notes', { authorization: 'Bearer nobody' })).headers.ratelimit).toBe('"default";r=1;t=60');
+  });
+
+  it('refused credentials count at their address: past the quota, a guessed token is refused before authenticate runs, and other addresses and anonymous requests are not', async () => {
+    const calls: string[] = [];
+    const recording = (request: ApiRequest) => {
+      const token = String(request.headers?.authorization ?? 'anonymous');
+      calls.push(token);
+      if (token.startsWith('Bearer guess')) throw new UnauthorizedError('The token is not valid');
+      return TOKENS[token];
+    };
+    const api = createApi({
+      authenticate: recording,
+      onError: () => {},
+      use: [rateLimit({ policies: { default: { quota: 3, window: 60 } }, store: clockedStore({ now: 0 }) })],
+      endpoints: [endpoint('GET', '/private', { handle: () => [] })],
+    });
+    const guess = (index: number, ip = IP) => api.handle({ method: 'GET', url: '/private', ip, headers: { authorization: `Bearer guess${index}` } });
+    for (let index = 0; index < 3; index++) expect((await guess(index)).status).toBe(401);
+    const refused = await guess(3);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.ratelimit).toBe('"default";r=0;t=60');
+    expect(calls).toHaveLength(3);
+    expect((await guess(4, '198.51.100.9')).status).toBe(401);
+    expect((await api.handle({ method: 'GET', url: '/private', ip: IP })).status).toBe(401);
+    expect((await api.handle({ method: 'GET', url: '/private', ip: '198.51.100.9', headers: { authorization: 'Bearer ann' } })).status).toBe(200);
   });
 
   it("partition 'ip' counts signed-in callers of one address together", async () => {
