@@ -57,7 +57,8 @@ const CONVENTION_BUDGETS = [
   { name: 'mergePatch', source: "export { mergePatch } from './engine.js';", budget: 2 * KIB },
   { name: 'projection', source: "export { projection } from './engine.js';", budget: 2 * KIB },
   { name: 'extension', source: "export { extension } from './index.js';", budget: 1 * KIB },
-  { name: 'rateLimit', source: "export { rateLimit } from './rate-limit.js';", budget: 3 * KIB },
+  // With the in-memory store it counts in by default.
+  { name: 'rateLimit', source: "export { rateLimit } from './rate-limit.js';", budget: 4.25 * KIB },
   { name: 'deprecation', source: "export { deprecation } from './deprecation.js';", budget: 1.5 * KIB },
 ] as const;
 
