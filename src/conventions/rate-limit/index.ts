@@ -83,7 +83,7 @@ export function rateLimit(options: RateLimitOptions): Convention {
   function parts(policies: readonly NamedPolicy[], authenticates: boolean, unauthorized: number): EndpointParts {
     const { count, peek, charge } = counting(policies, store, timeout, onStoreError);
     if (partition === 'ip' || (partition === 'caller' && !authenticates)) return { steps: [{ phase: 'request', run: (exchange) => count(exchange, addressKey(exchange.ctx.request)), outcomes }], finish: addFields };
-    if (typeof partition === 'function') return { steps: [{ phase: 'caller', run: (exchange) => count(exchange, `key:${partition(exchange.ctx)}`), outcomes }], finish: addFields };
+    if (typeof partition === 'function') return { steps: [{ phase: 'caller', run: (exchange) => count(exchange, ownKey(partition, exchange)), outcomes }], finish: addFields };
     return {
       steps: [
         {
@@ -210,6 +210,13 @@ function warnNoAddress(exchange: Exchange): void {
   if (warned.has(settings)) return;
   warned.add(settings);
   settings.logger.warn({ requestId: exchange.ctx.id }, 'rateLimit(): a request without a client address (request.ip) is counted with every other such request, in one shared count; serve the API through an adapter, or give api.handle the request\'s ip');
+}
+
+/** The key a `partition` function gives: a string that is not empty, or a mistake (a 500, reported) rather than one count for every request. */
+function ownKey(partition: (ctx: Exchange['ctx']) => string, exchange: Exchange): string {
+  const key: unknown = partition(exchange.ctx);
+  if (typeof key !== 'string' || key === '') throw new TypeError(`rateLimit(): "partition" returned ${key === '' ? 'an empty string' : typeof key}; return the key of the request's count, a string such as a tenant's id`);
+  return `key:${key}`;
 }
 
 /** The count of the credentials refused from a request's address, apart from its anonymous requests: those never keep a signed-in caller there out. */

@@ -206,6 +206,13 @@ describe('whose count a request joins', () => {
     expect((await get(api, '/notes', { 'x-tenant': 'b' }, '198.51.100.1')).headers.ratelimit).toBe('"default";r=2;t=60');
   });
 
+  it('a partition function that gives no key is a 500 that names the fix, not one count for everyone', async () => {
+    const errors: unknown[] = [];
+    const { api } = limitedApi({ partition: (ctx) => ctx.headers['x-tenant'] as string }, { authenticate, onError: (error) => errors.push(error) });
+    expect((await get(api, '/notes')).status).toBe(500);
+    expect(String(errors[0])).toContain('"partition" returned undefined');
+  });
+
   it('a principal without an id under partition "caller" is a 500 that names the fix', async () => {
     const errors: unknown[] = [];
     const { api } = limitedApi({}, { authenticate: () => ({ name: 'ann' }), onError: (error) => errors.push(error) });
