@@ -17,6 +17,8 @@ export const entries = {
   otel: 'src/conventions/tracing/index.ts',
   store: 'src/store/index.ts',
   redis: 'src/store/redis.ts',
+  'rate-limit': 'src/conventions/rate-limit/index.ts',
+  deprecation: 'src/conventions/deprecation/index.ts',
 };
 
 /**

@@ -32,6 +32,7 @@ const BENCHMARKS = [
   { name: 'load', file: 'load/index.mjs' },
   { name: 'demo', file: 'demo/index.mjs' },
   { name: 'hidden-item', file: 'security/hidden-item.mjs' },
+  { name: 'rate-limit', file: 'rate-limit/index.mjs' },
   { name: 'size', file: 'size.mjs' },
   { name: 'types', file: 'types/index.mjs' },
 ];

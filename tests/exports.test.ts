@@ -14,6 +14,8 @@ import * as hono from '../src/adapters/hono.js';
 import * as otel from '../src/conventions/tracing/index.js';
 import * as store from '../src/store/index.js';
 import * as redis from '../src/store/redis.js';
+import * as rateLimit from '../src/conventions/rate-limit/index.js';
+import * as deprecation from '../src/conventions/deprecation/index.js';
 
 describe('public exports', () => {
   it('restcanon keeps to 35 values, so that its root reads as one page', () => {
@@ -133,6 +135,21 @@ describe('public exports', () => {
     expect(Object.keys(otel).sort()).toMatchInlineSnapshot(`
       [
         "tracing",
+      ]
+    `);
+  });
+  it('restcanon/rate-limit', () => {
+    expect(Object.keys(rateLimit).sort()).toMatchInlineSnapshot(`
+      [
+        "QUOTA_EXCEEDED",
+        "rateLimit",
+      ]
+    `);
+  });
+  it('restcanon/deprecation', () => {
+    expect(Object.keys(deprecation).sort()).toMatchInlineSnapshot(`
+      [
+        "deprecation",
       ]
     `);
   });

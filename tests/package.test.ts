@@ -48,6 +48,8 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   'restcanon/testing': ['createTestClient'],
   'restcanon/client': ['createClient', 'bodyOf', 'ClientError'],
   'restcanon/otel': ['tracing'],
+  'restcanon/rate-limit': ['rateLimit', 'QUOTA_EXCEEDED'],
+  'restcanon/deprecation': ['deprecation'],
   ...ADAPTER_EXPORTS,
   ...STORE_EXPORTS,
 };

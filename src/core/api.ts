@@ -266,6 +266,7 @@ function buildApi(options: ApiOptions, builtIns: readonly Convention[], absent: 
     settings: runtime.settings,
     allowOf: (url) => routeOf(url)?.allow,
     templateOf: (url) => routeOf(url)?.template,
+    exposes: modules.flatMap((module) => module.exposes ?? []),
   });
   // A wrapper of a module of `use` may fail on a request: that is a masked 500, never a throw out of `respond`.
   const guarded = modules.some((module) => module.api !== undefined && !builtIns.includes(module)) ? neverFailing(wrapped, runtime) : wrapped;

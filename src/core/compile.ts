@@ -1,7 +1,7 @@
 import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
 import { readsBody, type Endpoint } from './endpoint.js';
-import type { AnswerHook, Compiled, Step } from './exchange.js';
+import type { AnswerHook, Compiled, FinishHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
@@ -73,13 +73,14 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     stringify: compileStringify(endpoint, settings),
     answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
     project: pipe(parts.flatMap((part) => (part.project === undefined ? [] : [part.project]))),
+    finish: each(parts.flatMap((part) => (part.finish === undefined ? [] : [part.finish]))),
   };
 }
 
 /** What a convention gives for an endpoint, checked: steps at known phases that are functions, and hooks that are functions. */
 function checkedParts(given: unknown, what: string): EndpointParts {
   if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project } or undefined`);
-  const { steps, answer, project } = given as EndpointParts;
+  const { steps, answer, project, finish } = given as EndpointParts;
   if (steps !== undefined && !Array.isArray(steps)) throw new TypeError(`${what} gave "steps" that are not an array`);
   for (const step of steps ?? []) {
     if (typeof step !== 'object' || step === null || typeof step.run !== 'function') throw new TypeError(`${what} gave a step without a "run" function`);
@@ -88,7 +89,7 @@ function checkedParts(given: unknown, what: string): EndpointParts {
       throw new TypeError(`${what} gives a step "outcomes" that are not outcomes of the outcome table, such as ['forbidden']`);
     }
   }
-  for (const [name, hook] of [['answer', answer], ['project', project]] as const) {
+  for (const [name, hook] of [['answer', answer], ['project', project], ['finish', finish]] as const) {
     if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave an "${name}" that is not a function`);
   }
   return given as EndpointParts;
@@ -137,6 +138,7 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
   if (template.includes(':')) reached.add('badRequest');
   phase('request');
   if (settings.authenticate !== undefined) take(authenticateCaller, 'badRequest', !endpoint.public && 'unauthorized');
+  phase('caller');
   take(negotiateFormat, settings.policy.unacceptable === 'reject' && 'notAcceptable');
   if (bodyRules !== undefined) {
     take(checkBodyHeaders, 'unsupportedMediaType', 'payloadTooLarge');
@@ -184,6 +186,13 @@ function chain(hooks: readonly AnswerHook[]): AnswerHook | undefined {
     let shaped = body;
     for (const hook of hooks) shaped = hook(exchange, headers, shaped, status);
     return shaped;
+  };
+}
+
+function each(hooks: readonly FinishHook[]): FinishHook | undefined {
+  if (hooks.length <= 1) return hooks[0];
+  return (exchange, response) => {
+    for (const hook of hooks) hook(exchange, response);
   };
 }
 

@@ -21,6 +21,16 @@ import type { Timed } from './deadlines.js';
  */
 export type AnswerHook = (exchange: Exchange, headers: Record<string, string>, body: unknown, status: number) => unknown;
 
+/**
+ * Sees an answer of an endpoint once it is built, whatever its status, and may add headers to it
+ * (the fields of a rate limit on a 404 too). It must not throw: what it throws is reported, and the
+ * answer goes out as it is.
+ *
+ * @example
+ * const mark: FinishHook = (exchange, response) => { response.headers['x-counted'] = '1'; };
+ */
+export type FinishHook = (exchange: Exchange, response: ApiResponse) => void;
+
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
   endpoint: Endpoint;
@@ -44,6 +54,8 @@ export interface Compiled {
   answer: AnswerHook | undefined;
   /** Cuts a result down before any format writes it (what a response schema hides); undefined when nothing does. */
   project: ((value: unknown) => unknown) | undefined;
+  /** What its conventions see of every answer, errors too, in order; undefined when none does. */
+  finish: FinishHook | undefined;
 }
 
 /**

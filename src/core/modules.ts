@@ -41,6 +41,10 @@ export function modulesOf(builtIns: readonly Convention[], use: unknown): readon
     if (options !== undefined && (!Array.isArray(options) || options.some((option) => typeof option !== 'string'))) {
       throw new TypeError(`createApi: the module "${name}" has "options" that are not an array of the names of createApi's options it reads, such as ['cors']`);
     }
+    const { exposes } = candidate;
+    if (exposes !== undefined && (!Array.isArray(exposes) || exposes.some((header) => typeof header !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(header)))) {
+      throw new TypeError(`createApi: the module "${name}" has "exposes" that are not an array of header names, such as ['RateLimit']`);
+    }
     if (candidate.rank !== undefined && !Number.isFinite(candidate.rank)) throw new TypeError(`createApi: the module "${name}" has a "rank" that is not a finite number`);
     for (const hook of ['api', 'endpoint'] as const) {
       if (candidate[hook] !== undefined && typeof candidate[hook] !== 'function') throw new TypeError(`createApi: the module "${candidate.name}" has a "${hook}" that is not a function`);

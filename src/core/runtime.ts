@@ -82,7 +82,19 @@ const TIMED_OUT = /* @__PURE__ */ withoutStack(() => new HttpError(OUTCOMES.time
 /** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
 function answerWith(exchange: Exchange, response: ApiResponse): void {
   exchange.settings.deadlines?.delete(exchange);
-  exchange.resolve!(response);
+  exchange.resolve!(finished(exchange, response));
+}
+
+/** An answer of the endpoint as its conventions' finish hooks leave it; one that throws is reported. */
+function finished(exchange: Exchange, response: ApiResponse): ApiResponse {
+  const { finish } = exchange.compiled;
+  if (finish === undefined) return response;
+  try {
+    finish(exchange, response);
+  } catch (error) {
+    exchange.settings.report(error, { requestId: exchange.ctx.id, status: response.status, request: exchange.ctx.request });
+  }
+  return response;
 }
 
 /**
@@ -100,9 +112,10 @@ function run(
   fail: (error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled, id: string | undefined) => ApiResponse,
 ): ApiResponse | Promise<ApiResponse> {
   let id: string | undefined;
+  let exchange: Exchange | undefined;
   try {
     id = requestIdOf(request, headers, settings.requestIdFrom);
-    const exchange: Exchange = {
+    exchange = {
       compiled,
       settings,
       headers,
@@ -124,24 +137,26 @@ function run(
     };
     const pending = runSteps(exchange, 0);
     // A response that is already there has nothing left to wait for, nor to time out.
-    if (pending === undefined) return succeed(exchange);
+    if (pending === undefined) return finished(exchange, succeed(exchange));
     // One promise per request, settled by its steps or by its deadline, whichever comes first.
-    const answer = new Promise<ApiResponse>((resolve) => (exchange.resolve = resolve));
-    settings.deadlines?.add(exchange);
+    const waiting = exchange;
+    const answer = new Promise<ApiResponse>((resolve) => (waiting.resolve = resolve));
+    settings.deadlines?.add(waiting);
     pending.then(
       () => {
         let response: ApiResponse;
         try {
-          response = succeed(exchange);
+          response = succeed(waiting);
         } catch (error) {
           response = fail(error, request, headers, compiled, id);
         }
-        answerWith(exchange, response);
+        answerWith(waiting, response);
       },
-      (error: unknown) => answerWith(exchange, fail(error, request, headers, compiled, id)),
+      (error: unknown) => answerWith(waiting, fail(error, request, headers, compiled, id)),
     );
     return answer;
   } catch (error) {
-    return fail(error, request, headers, compiled, id);
+    const response = fail(error, request, headers, compiled, id);
+    return exchange === undefined ? response : finished(exchange, response);
   }
 }

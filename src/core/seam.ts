@@ -1,6 +1,6 @@
 import type { Answer, ApiRequest } from './contract.js';
 import type { Endpoint } from './endpoint.js';
-import type { AnswerHook, Step } from './exchange.js';
+import type { AnswerHook, FinishHook, Step } from './exchange.js';
 import type { Outcome } from './outcomes.js';
 import type { Settings } from './settings.js';
 
@@ -14,16 +14,17 @@ import type { Settings } from './settings.js';
 /**
  * Where a step runs in a request's walk, in this order among the engine's own steps:
  * - `request`: before authentication, on every request of the endpoint;
+ * - `caller`: once the caller is known, before `Accept`, `Content-Type` and the body are read;
  * - `input`: among validation, after the path params and before the query: its issues join the one 400;
  * - `access`: after authorization and the endpoint's guards;
  * - `item`: after the item the URL names is loaded (only where the endpoint loads one);
  * - `handler`: just before the handler;
  * - `result`: after the handler, on its result.
  */
-export type Phase = 'request' | 'input' | 'access' | 'item' | 'handler' | 'result';
+export type Phase = 'request' | 'caller' | 'input' | 'access' | 'item' | 'handler' | 'result';
 
 /** The phases in the order a request meets them. */
-export const PHASES: readonly Phase[] = ['request', 'input', 'access', 'item', 'handler', 'result'];
+export const PHASES: readonly Phase[] = ['request', 'caller', 'input', 'access', 'item', 'handler', 'result'];
 
 /**
  * A step a convention adds at a phase, with the outcomes it can end a request with (its documentation
@@ -50,6 +51,8 @@ export interface EndpointParts {
   readonly answer?: AnswerHook | undefined;
   /** Cuts a success body down before any format writes it; runs after the body was found writable. */
   readonly project?: ((value: unknown) => unknown) | undefined;
+  /** Sees every answer of the endpoint once it is built, errors too (a 429, a handler's 404), and may add headers to it. */
+  readonly finish?: FinishHook | undefined;
 }
 
 /** What a convention knows of the endpoint it builds for. */
@@ -75,6 +78,8 @@ export interface ApiBuild {
   allowOf(url: string): string | undefined;
   /** The template of the route a request's URL matches, such as `/api/users/:id`, or undefined. */
   templateOf(url: string): string | undefined;
+  /** The response headers the API's modules add that a page may read (`exposes` of each): CORS exposes them. */
+  readonly exposes: readonly string[];
 }
 
 /**
@@ -97,6 +102,8 @@ export interface Convention {
    * The engine never reads it.
    */
   readonly openapi?: object;
+  /** The names of response headers it adds that a browser page may read, such as `RateLimit`: CORS exposes them. */
+  readonly exposes?: readonly string[];
   /** The options of `createApi` it reads, such as `cors`; any other option is still refused. */
   readonly options?: readonly string[];
   /**

@@ -73,6 +73,8 @@ export interface OpenApiOperation {
   responses: Record<string, JsonSchema>;
   /** `[]` on a public endpoint of an API where other routes need a caller. */
   security?: Record<string, string[]>[];
+  /** Marked by a module's part, such as a deprecation's. */
+  deprecated?: boolean;
 }
 
 /**
@@ -210,6 +212,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   }
   operation.responses = responsesOf(build, route, allow, successSchema(build, route));
   if (build.schemes !== undefined && endpoint.public) operation.security = [];
+  for (const part of build.parts) part.operation?.(endpoint, operation as unknown as JsonSchema);
   return operation;
 }
 

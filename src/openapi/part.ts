@@ -32,4 +32,9 @@ export interface OpenApiPart {
   headers?(endpoint: Endpoint, outcome: Outcome): JsonSchema | undefined;
   /** The body of a paged list, from the schema of its items. */
   page?(items: JsonSchema): JsonSchema;
+  /**
+   * What it marks on the whole operation once it is built (`deprecated`, an `x-` extension, headers
+   * on every answer): it changes `operation` in place.
+   */
+  operation?(endpoint: Endpoint, operation: JsonSchema): void;
 }

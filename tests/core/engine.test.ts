@@ -7,7 +7,7 @@
 import fastJson from 'fast-json-stringify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { collection, createApi as createFullApi, endpoint, type ApiRequest, type ApiResponse, type Endpoint } from '../../src/index.js';
+import { collection, createApi as createFullApi, endpoint, HttpError, type ApiRequest, type ApiResponse, type Endpoint } from '../../src/index.js';
 import {
   CONVENTIONS,
   PHASES,
@@ -274,13 +274,73 @@ describe('a convention of your own', () => {
     const response = await tracedApi(events, true).handle({ method: 'GET', url: '/books/7' });
     expect(response.status).toBe(200);
     expect(response.headers['x-traced']).toBe('yes');
-    expect(events).toEqual(['request', 'authenticate', 'params', 'input', 'query', 'authorize', 'access', 'load', 'item', 'handler', 'handle', 'result', 'answer']);
+    expect(events).toEqual(['request', 'authenticate', 'caller', 'params', 'input', 'query', 'authorize', 'access', 'load', 'item', 'handler', 'handle', 'result', 'answer']);
   });
 
   it('runs no item step on an endpoint that loads no item', async () => {
     const events: string[] = [];
     await tracedApi(events, false).handle({ method: 'GET', url: '/books/7' });
-    expect(events).toEqual(['request', 'authenticate', 'params', 'input', 'query', 'authorize', 'access', 'handler', 'handle', 'result', 'answer']);
+    expect(events).toEqual(['request', 'authenticate', 'caller', 'params', 'input', 'query', 'authorize', 'access', 'handler', 'handle', 'result', 'answer']);
+  });
+
+  it('a caller step runs once the caller is known and before the body is read: its 429 comes before a malformed body’s 400', async () => {
+    const seen: unknown[] = [];
+    const slowDown: Convention = {
+      name: 'slowDown',
+      endpoint: () => ({
+        steps: [
+          {
+            phase: 'caller',
+            outcomes: ['tooManyRequests'],
+            run: (exchange: Exchange) => {
+              seen.push(exchange.ctx.principal);
+              throw new HttpError(429);
+            },
+          },
+        ],
+      }),
+    };
+    const api = createApi({
+      authenticate: () => ({ id: 1 }),
+      endpoints: [endpoint('POST', '/books', { body: z.object({ title: z.string() }), handle: () => ({ id: 1 }) })],
+      use: [slowDown],
+    });
+    const answer = await api.handle({ method: 'POST', url: '/books', headers: { 'content-type': 'application/json' }, body: '{"title":' });
+    expect(answer.status).toBe(429);
+    expect(seen).toEqual([{ id: 1 }]);
+    expect(api.routes[0]!.outcomes).toContain('tooManyRequests');
+  });
+
+  it('a finish hook sees every answer of its endpoint, a success, a handler’s 404 and a timeout’s 503; one that throws is reported and the answer goes out', async () => {
+    const errors: unknown[] = [];
+    const statuses: number[] = [];
+    const stamp: Convention = {
+      name: 'stamp',
+      endpoint: (definition) => ({
+        finish: (_exchange, response) => {
+          statuses.push(response.status);
+          response.headers['x-stamp'] = 'yes';
+          if (definition.path === '/broken') throw new Error('the stamp broke');
+        },
+      }),
+    };
+    const api = createApi({
+      timeout: 20,
+      onError: (error) => errors.push(error),
+      use: [stamp],
+      endpoints: [
+        endpoint('GET', '/books/:id', { handle: (ctx) => (ctx.params.id === '1' ? { id: 1 } : undefined) }),
+        endpoint('GET', '/slow', { handle: () => new Promise(() => {}) }),
+        endpoint('GET', '/broken', { handle: () => ({ ok: true }) }),
+      ],
+    });
+    expect((await api.handle({ method: 'GET', url: '/books/1' })).headers['x-stamp']).toBe('yes');
+    expect((await api.handle({ method: 'GET', url: '/books/2' })).headers['x-stamp']).toBe('yes');
+    expect((await api.handle({ method: 'GET', url: '/slow' })).headers['x-stamp']).toBe('yes');
+    const broken = await api.handle({ method: 'GET', url: '/broken' });
+    expect(broken.status).toBe(200);
+    expect(statuses).toEqual([200, 404, 503, 200]);
+    expect(String(errors.at(-1))).toContain('the stamp broke');
   });
 
   it('an input step runs before the query schema: it takes its own parameter out, and its issues join the same 400', async () => {
@@ -331,7 +391,7 @@ describe('a convention of your own', () => {
   it('a step at an unknown phase is refused when the API is built', () => {
     const late: Convention = { name: 'late', endpoint: () => ({ steps: [{ phase: 'afterwards' as Phase, run: () => undefined }] }) };
     expect(() => createApi({ endpoints: [endpoint('GET', '/books', { handle: () => [] })], use: [late] })).toThrow(
-      'GET /books: the module "late" adds a step at "afterwards", which is no phase; use one of request, input, access, item, handler, result',
+      'GET /books: the module "late" adds a step at "afterwards", which is no phase; use one of request, caller, input, access, item, handler, result',
     );
   });
 

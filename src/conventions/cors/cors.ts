@@ -104,7 +104,7 @@ export const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Con
  * createCorsPolicy({ origins: '*', credentials: true });
  * // TypeError: createApi: "cors" cannot allow origins: '*' with credentials: true ...
  */
-export function createCorsPolicy(options: CorsOptions): CorsPolicy {
+export function createCorsPolicy(options: CorsOptions, exposedByModules: readonly string[] = []): CorsPolicy {
   checkOptions('createApi(): "cors"', options, CORS_OPTIONS);
   const credentials = options.credentials ?? false;
   if (typeof credentials !== 'boolean') throw new TypeError(`createApi: "cors.credentials" must be true or false, got ${describe(credentials)}`);
@@ -113,7 +113,8 @@ export function createCorsPolicy(options: CorsOptions): CorsPolicy {
     credentials,
     methods: checkMethods(options.methods),
     allowHeaders: new Set([...DEFAULT_ALLOW_HEADERS, ...checkHeaderNames('allowHeaders', options.allowHeaders).map((name) => name.toLowerCase())]),
-    exposeHeaders: withoutRepeats([...DEFAULT_EXPOSE_HEADERS, ...checkHeaderNames('exposeHeaders', options.exposeHeaders)]).join(', '),
+    // What the API's modules add (RateLimit of a rate limit) is readable as restcanon's own headers are.
+    exposeHeaders: withoutRepeats([...DEFAULT_EXPOSE_HEADERS, ...exposedByModules, ...checkHeaderNames('exposeHeaders', options.exposeHeaders)]).join(', '),
     maxAge: checkMaxAge(options.maxAge),
     pathMethods: new Map(),
   };

@@ -25,7 +25,7 @@ export const cors: Convention = {
   api(options, build) {
     const given = options.cors as CorsOptions | undefined;
     if (given === undefined) return undefined;
-    const policy = createCorsPolicy(given);
+    const policy = createCorsPolicy(given, build.exposes);
     return (respond) => withCors(policy, respond, build);
   },
 };
