@@ -1,7 +1,7 @@
 import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
 import { readsBody, type Endpoint } from './endpoint.js';
-import type { AnswerHook, Compiled, Step } from './exchange.js';
+import type { AnswerHook, Compiled, SettleHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
@@ -73,13 +73,14 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     stringify: compileStringify(endpoint, settings),
     answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
     project: pipe(parts.flatMap((part) => (part.project === undefined ? [] : [part.project]))),
+    settle: settleAll(parts.flatMap((part) => (part.settle === undefined ? [] : [part.settle]))),
   };
 }
 
 /** What a convention gives for an endpoint, checked: steps at known phases that are functions, and hooks that are functions. */
 function checkedParts(given: unknown, what: string): EndpointParts {
-  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project } or undefined`);
-  const { steps, answer, project } = given as EndpointParts;
+  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project, settle } or undefined`);
+  const { steps, answer, project, settle } = given as EndpointParts;
   if (steps !== undefined && !Array.isArray(steps)) throw new TypeError(`${what} gave "steps" that are not an array`);
   for (const step of steps ?? []) {
     if (typeof step !== 'object' || step === null || typeof step.run !== 'function') throw new TypeError(`${what} gave a step without a "run" function`);
@@ -88,7 +89,7 @@ function checkedParts(given: unknown, what: string): EndpointParts {
       throw new TypeError(`${what} gives a step "outcomes" that are not outcomes of the outcome table, such as ['forbidden']`);
     }
   }
-  for (const [name, hook] of [['answer', answer], ['project', project]] as const) {
+  for (const [name, hook] of [['answer', answer], ['project', project], ['settle', settle]] as const) {
     if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave an "${name}" that is not a function`);
   }
   return given as EndpointParts;
@@ -184,6 +185,15 @@ function chain(hooks: readonly AnswerHook[]): AnswerHook | undefined {
     let shaped = body;
     for (const hook of hooks) shaped = hook(exchange, headers, shaped, status);
     return shaped;
+  };
+}
+
+/** The settle hooks of an endpoint as one: each sees the answer, and the answer waits for all of them. */
+function settleAll(hooks: readonly SettleHook[]): SettleHook | undefined {
+  if (hooks.length <= 1) return hooks[0];
+  return (exchange, response) => {
+    const pending = hooks.map((hook) => hook(exchange, response)).filter((value) => value !== undefined && value !== null);
+    return pending.length === 0 ? undefined : Promise.all(pending);
   };
 }
 

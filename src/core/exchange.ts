@@ -21,6 +21,17 @@ import type { Timed } from './deadlines.js';
  */
 export type AnswerHook = (exchange: Exchange, headers: Record<string, string>, body: unknown, status: number) => unknown;
 
+/**
+ * Sees the answer a request's walk through its endpoint came to (a success, a step's own answer, or
+ * the problem of a failure), once, before any module's wrapper of respond. A promise it returns holds
+ * the answer back until it settles; what it rejects with is reported, and the answer goes out as it
+ * is. It runs even where the request's deadline answered first, with what the steps came to later.
+ *
+ * @example
+ * const record: SettleHook = (exchange, response) => audit.write(exchange.compiled.template, response.status);
+ */
+export type SettleHook = (exchange: Exchange, response: ApiResponse) => PromiseLike<unknown> | undefined | void;
+
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
   endpoint: Endpoint;
@@ -44,6 +55,8 @@ export interface Compiled {
   answer: AnswerHook | undefined;
   /** Cuts a result down before any format writes it (what a response schema hides); undefined when nothing does. */
   project: ((value: unknown) => unknown) | undefined;
+  /** What its conventions see of each answer of its walk, in order; undefined when none does. */
+  settle: SettleHook | undefined;
 }
 
 /**

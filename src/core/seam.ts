@@ -1,6 +1,6 @@
 import type { Answer, ApiRequest } from './contract.js';
 import type { Endpoint } from './endpoint.js';
-import type { AnswerHook, Step } from './exchange.js';
+import type { AnswerHook, SettleHook, Step } from './exchange.js';
 import type { Outcome } from './outcomes.js';
 import type { Settings } from './settings.js';
 
@@ -50,6 +50,8 @@ export interface EndpointParts {
   readonly answer?: AnswerHook | undefined;
   /** Cuts a success body down before any format writes it; runs after the body was found writable. */
   readonly project?: ((value: unknown) => unknown) | undefined;
+  /** Sees every answer of the endpoint's walk, failures too, and may hold it back (see {@link SettleHook}). */
+  readonly settle?: SettleHook | undefined;
 }
 
 /** What a convention knows of the endpoint it builds for. */
