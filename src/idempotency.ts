@@ -3,4 +3,3 @@
  * for `createApi({ use })`, kept in a store that every instance of the API shares.
  */
 export { idempotency, IDEMPOTENCY_PROBLEMS, type IdempotencyOptions } from './conventions/idempotency/index.js';
-export { StoreUnavailableError, type Hit, type Store } from './store/store.js';

@@ -42,7 +42,7 @@ interface Note {
  *
  * @example
  * import { idempotency } from 'restcanon/idempotency';
- * const api = createApi({ resources: [orders], authenticate, use: [idempotency({ store: memoryStore() })] });
+ * const api = createApi({ resources: [orders], authenticate, use: [idempotency()] });
  */
 export function idempotency(options?: IdempotencyOptions): Convention {
   const rules = rulesOf(options);
@@ -54,8 +54,7 @@ export function idempotency(options?: IdempotencyOptions): Convention {
       const mode = modeOf(endpoint, declared, rules, build.where, build.settings.authenticate !== undefined);
       modes.set(endpoint, mode);
       if (mode === false) return undefined;
-      const store = rules.store;
-      if (store === undefined) throw new TypeError(`${build.where}: idempotency() needs a "store" to keep keys in, such as idempotency({ store: memoryStore() })`);
+      const { store } = rules;
       return {
         steps: [
           { phase: 'input', run: readKey(mode === 'required', rules, build.where), outcomes: ['badRequest'] },

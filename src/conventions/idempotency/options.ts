@@ -1,5 +1,6 @@
 import type { AnyContext, Endpoint } from '../../core/endpoint.js';
 import { checkFunction, checkOptions } from '../../core/options.js';
+import { memoryStore } from '../../store/memory.js';
 import type { Store } from '../../store/store.js';
 
 /**
@@ -8,13 +9,16 @@ import type { Store } from '../../store/store.js';
  */
 
 /**
- * What `idempotency()` takes; every member is optional but the store, where no default store exists.
+ * What `idempotency()` takes; every member is optional.
  *
  * @example
  * const options: IdempotencyOptions = { store: memoryStore(), required: true, retention: 3_600_000 };
  */
 export interface IdempotencyOptions {
-  /** Where keys and the answers they keep live: one store for every instance of the API. */
+  /**
+   * Where keys and the answers they keep live: one store for every instance of the API. By default a
+   * `memoryStore()` of its own, which serves one process only.
+   */
   store?: Store;
   /** Whether an endpoint that declares nothing needs a key (`'required'`) or takes one (`'optional'`, the default). */
   required?: boolean;
@@ -42,7 +46,7 @@ export interface IdempotencyOptions {
 
 /** The options, checked, with their defaults. */
 export interface IdempotencyRules {
-  readonly store: Store | undefined;
+  readonly store: Store;
   readonly required: boolean;
   readonly methods: ReadonlySet<string>;
   readonly maxKeyLength: number;
@@ -82,7 +86,7 @@ export function rulesOf(options: IdempotencyOptions | undefined): IdempotencyRul
   }
   checkFunction(given.scope, `${where}: "scope"`, '(ctx) => the id of the caller, or undefined for none');
   return {
-    store,
+    store: store ?? memoryStore(),
     required: given.required ?? false,
     methods: new Set(methods),
     maxKeyLength: milliseconds(given.maxKeyLength, 255, `${where}: "maxKeyLength"`, 'characters', 8192),
