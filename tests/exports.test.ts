@@ -11,6 +11,7 @@ import * as xml from '../src/formats/xml.js';
 import * as client from '../src/client/index.js';
 import * as koa from '../src/adapters/koa.js';
 import * as hono from '../src/adapters/hono.js';
+import * as idempotency from '../src/idempotency.js';
 
 describe('public exports', () => {
   it('restcanon keeps to 35 values, so that its root reads as one page', () => {
@@ -123,6 +124,14 @@ describe('public exports', () => {
     expect(Object.keys(hono).sort()).toMatchInlineSnapshot(`
       [
         "toHono",
+      ]
+    `);
+  });
+  it('restcanon/idempotency', () => {
+    expect(Object.keys(idempotency).sort()).toMatchInlineSnapshot(`
+      [
+        "IDEMPOTENCY_PROBLEMS",
+        "idempotency",
       ]
     `);
   });
