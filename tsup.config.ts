@@ -15,6 +15,8 @@ export const entries = {
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
   idempotency: 'src/idempotency.ts',
+  store: 'src/store/index.ts',
+  redis: 'src/store/redis.ts',
 };
 
 /**
@@ -36,7 +38,7 @@ export default defineConfig([
     treeshake: true,
     target: 'node20',
     outDir: 'dist',
-    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono'],
+    external: ['express', 'fastify', 'fast-xml-parser', 'koa', 'hono', 'ioredis'],
   },
   {
     entry: cliEntries,

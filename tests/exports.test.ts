@@ -12,6 +12,8 @@ import * as client from '../src/client/index.js';
 import * as koa from '../src/adapters/koa.js';
 import * as hono from '../src/adapters/hono.js';
 import * as idempotency from '../src/idempotency.js';
+import * as store from '../src/store/index.js';
+import * as redis from '../src/store/redis.js';
 
 describe('public exports', () => {
   it('restcanon keeps to 35 values, so that its root reads as one page', () => {
@@ -140,6 +142,22 @@ describe('public exports', () => {
       [
         "createOpenApiDocument",
         "openApi",
+      ]
+    `);
+  });
+  it('restcanon/store', () => {
+    expect(Object.keys(store).sort()).toMatchInlineSnapshot(`
+      [
+        "StoreUnavailableError",
+        "memoryStore",
+        "withTimeout",
+      ]
+    `);
+  });
+  it('restcanon/redis', () => {
+    expect(Object.keys(redis).sort()).toMatchInlineSnapshot(`
+      [
+        "redisStore",
       ]
     `);
   });

@@ -36,6 +36,12 @@ const ADAPTER_EXPORTS: Record<string, string[]> = {
   'restcanon/hono': ['toHono'],
 };
 
+/** Sorted export names of the store subpaths: restcanon/redis loads without ioredis, which it never imports. */
+const STORE_EXPORTS: Record<string, string[]> = {
+  'restcanon/store': ['StoreUnavailableError', 'memoryStore', 'withTimeout'],
+  'restcanon/redis': ['redisStore'],
+};
+
 /** Names that must exist wherever they are exported from. */
 const REQUIRED_EXPORTS: Record<string, string[]> = {
   restcanon: ['createApi', 'endpoint', 'isHttpError', 'NotFoundError'],
@@ -43,6 +49,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   'restcanon/client': ['createClient', 'bodyOf', 'ClientError'],
   'restcanon/idempotency': ['idempotency', 'IDEMPOTENCY_PROBLEMS'],
   ...ADAPTER_EXPORTS,
+  ...STORE_EXPORTS,
 };
 
 describe('package.json exports', () => {
@@ -105,11 +112,11 @@ describe('the packed package, installed from its tarball', () => {
     return ['const names = {};', ...lines, 'console.log(JSON.stringify(names));'].join('\n');
   }
 
-  it('every subpath imports from ESM, without express, fastify or koa installed', async () => {
+  it('every subpath imports from ESM, without express, fastify, koa or ioredis installed', async () => {
     const names = await exportsOf('names.mjs', namesScript((specifier) => `await import(${specifier})`));
     expect(Object.keys(names)).toEqual(subpaths);
     for (const [subpath, required] of Object.entries(REQUIRED_EXPORTS)) expect(names[subpath]).toEqual(expect.arrayContaining(required));
-    for (const [subpath, exported] of Object.entries(ADAPTER_EXPORTS)) expect(names[subpath]).toEqual(exported);
+    for (const [subpath, exported] of Object.entries({ ...ADAPTER_EXPORTS, ...STORE_EXPORTS })) expect(names[subpath]).toEqual(exported);
   });
 
   it('every subpath requires from CommonJS with the same names', async () => {
@@ -149,12 +156,12 @@ describe('the packed package, installed from its tarball', () => {
     expect(lint).toMatchObject({ code: 2, stderr: expect.stringContaining('Install it beside restcanon (npm install --save-dev yaml @apidevtools/json-schema-ref-parser)') });
   });
 
-  it('the adapters’ type declarations import nothing from express, fastify, koa or hono', async () => {
+  it('the adapters’ and the Redis store’s type declarations import nothing from express, fastify, koa, hono or ioredis', async () => {
     const dist = path.join(consumer, 'node_modules', 'restcanon', 'dist');
-    for (const adapter of ['express', 'fastify', 'koa', 'hono']) {
+    for (const adapter of ['express', 'fastify', 'koa', 'hono', 'redis']) {
       for (const extension of ['d.ts', 'd.cts']) {
         const declarations = await readFile(path.join(dist, `${adapter}.${extension}`), 'utf8');
-        expect(declarations).not.toMatch(/from ['"](express|fastify|koa|hono)(\/[^'"]*)?['"]/);
+        expect(declarations).not.toMatch(/from ['"](express|fastify|koa|hono|ioredis)(\/[^'"]*)?['"]/);
       }
     }
   });
@@ -201,6 +208,8 @@ import { toHono } from 'restcanon/hono';
 import { createTestClient } from 'restcanon/testing';
 import { createOpenApiDocument } from 'restcanon/openapi';
 import { createClient } from 'restcanon/client';
+import { memoryStore, StoreUnavailableError, withTimeout, type Store } from 'restcanon/store';
+import { redisStore, type RedisClient } from 'restcanon/redis';
 
 const notes = collection('notes', {
   read: async (ctx) => ({ id: ctx.params.id, text: 'hi' }),
@@ -219,5 +228,10 @@ export const typed = createClient<typeof api>({ api });
 export const note = typed.get('/notes/:id', { params: { id: 1 } }).then((answer) => (answer.ok ? answer.body : answer.problem.code));
 // @ts-expect-error: the API has no such path
 typed.get('/nothing');
+export const store: Store = memoryStore({ maxEntries: 100, now: Date.now });
+export const shared: Store = redisStore({ client: null as unknown as RedisClient, prefix: 'orders:' });
+export const held = withTimeout(store.setIfAbsent('idem:k1', 'running', 60_000), 100).catch((error: unknown) => error instanceof StoreUnavailableError);
+// @ts-expect-error: a hit's window is a number of milliseconds
+store.hit('rate', '1m');
 export { userId };
 `;

@@ -23,7 +23,7 @@ export interface ContractOptions {
 
 export function runStoreContract(open: () => Promise<StoreUnderTest>, { slackMs }: ContractOptions): void {
   // Short enough for a real clock, long enough that a test's own round trips stay well inside it.
-  const TTL = 200;
+  const TTL = 300;
 
   describe('setIfAbsent, get, set, delete', () => {
     it('setIfAbsent on an empty key sets it and resolves undefined; get gives the value', async () => {
