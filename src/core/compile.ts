@@ -90,7 +90,7 @@ function checkedParts(given: unknown, what: string): EndpointParts {
     }
   }
   for (const [name, hook] of [['answer', answer], ['project', project], ['settle', settle]] as const) {
-    if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave an "${name}" that is not a function`);
+    if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave ${name === 'answer' ? 'an' : 'a'} "${name}" that is not a function`);
   }
   return given as EndpointParts;
 }
@@ -188,12 +188,28 @@ function chain(hooks: readonly AnswerHook[]): AnswerHook | undefined {
   };
 }
 
-/** The settle hooks of an endpoint as one: each sees the answer, and the answer waits for all of them. */
+/**
+ * The settle hooks of an endpoint as one: each sees the answer, whatever another throws, and the
+ * answer waits for all of them; what they throw or reject with is rejected with, together.
+ */
 function settleAll(hooks: readonly SettleHook[]): SettleHook | undefined {
   if (hooks.length <= 1) return hooks[0];
   return (exchange, response) => {
-    const pending = hooks.map((hook) => hook(exchange, response)).filter((value) => value !== undefined && value !== null);
-    return pending.length === 0 ? undefined : Promise.all(pending);
+    const failures: unknown[] = [];
+    const pending: Promise<unknown>[] = [];
+    for (const hook of hooks) {
+      try {
+        const waiting = hook(exchange, response);
+        if (waiting !== undefined && waiting !== null) pending.push(Promise.resolve(waiting).then(undefined, (error: unknown) => failures.push(error)));
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (pending.length === 0 && failures.length === 0) return undefined;
+    return Promise.all(pending).then(() => {
+      if (failures.length === 1) throw failures[0];
+      if (failures.length > 1) throw new AggregateError(failures, `${failures.length} settle hooks failed`);
+    });
   };
 }
 
