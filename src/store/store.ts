@@ -20,8 +20,11 @@ export interface Hit {
 
 /**
  * A store of short-lived shared state. Keys and values are strings; every entry expires. A store
- * that fails or does not answer rejects: the convention that calls it decides what that means for
- * the request (see each convention's `onStoreError`).
+ * that fails or does not answer rejects with a {@link StoreUnavailableError}: the convention that
+ * calls it decides what that means for the request (see each convention's `onStoreError`). A
+ * caller's mistake rejects otherwise, before the store is touched: a key or value that is not a
+ * string with a TypeError, a `ttlMs` or `windowMs` that is not a whole number of milliseconds, 1 or
+ * more, or a `cost` that is not a whole number, 0 or more, with a RangeError.
  *
  * @example
  * const store: Store = memoryStore();
@@ -31,7 +34,8 @@ export interface Hit {
 export interface Store {
   /**
    * Sets `key` to `value` for `ttlMs` milliseconds unless it holds a value: resolves to undefined
-   * when this call set it, and to the value it holds otherwise, in one atomic step.
+   * when this call set it, and to the value it holds otherwise (leaving it and its time to live as
+   * they were), in one atomic step: of concurrent calls on one key, exactly one resolves undefined.
    */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<string | undefined>;
   /** The value of `key`, or undefined when it has none (never set, deleted or expired). */
@@ -42,8 +46,10 @@ export interface Store {
   delete(key: string): Promise<void>;
   /**
    * Adds `cost` (1 when omitted) to the count of `key` in its current window and gives the count
-   * after it: the first hit opens a window of `windowMs` milliseconds, and the count starts from
-   * zero once it ends.
+   * after it, in one atomic step: the first hit opens a fixed window of `windowMs` milliseconds,
+   * which later hits neither move nor replace (their `windowMs` is not read), and the count starts
+   * from zero once it ends. The count is the key's value (`get` gives it as a string); a key that
+   * holds something other than a count rejects with a StoreUnavailableError.
    */
   hit(key: string, windowMs: number, cost?: number): Promise<Hit>;
 }

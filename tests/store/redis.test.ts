@@ -14,7 +14,7 @@ import { runStoreContract } from './contract.js';
 const binary = findRedisServer();
 if (binary === undefined) console.log(REDIS_SKIPPED);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(binary === undefined)('redisStore', () => {
   let server: RedisServer;
