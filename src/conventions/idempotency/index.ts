@@ -28,7 +28,9 @@ interface Note {
   fingerprint: string;
   /** This request holds the key: its answer is kept, or the key released. */
   reserved: boolean;
-  /** The request reached its handler: what it ends with is the operation's answer. */
+  /** The request reached the handler's phase: with `keepFailures`, what it ends with is kept, failures too. */
+  started: boolean;
+  /** The handler returned: what the request ends with is the operation's answer. */
   ran: boolean;
 }
 
@@ -59,7 +61,8 @@ export function idempotency(options?: IdempotencyOptions): Convention {
         steps: [
           { phase: 'input', run: readKey(mode === 'required', rules, build.where), outcomes: ['badRequest'] },
           { phase: 'access', run: reserve(store, rules), outcomes: rules.scope === undefined ? ['conflict', 'unprocessable', 'unavailable'] : ['unauthorized', 'conflict', 'unprocessable', 'unavailable'] },
-          { phase: 'handler', run: markRan },
+          { phase: 'handler', run: markStarted },
+          { phase: 'result', run: markRan },
         ],
         settle: keep(store, rules),
       };
@@ -86,7 +89,7 @@ function readKey(required: boolean, rules: IdempotencyRules, where: string): Ste
     if ('mistake' in read) throw malformed(read.mistake);
     const { ctx, rawParams, mediaType } = exchange;
     const search = parseTarget(ctx.request.url)?.search ?? '';
-    const note: Note = { key: read.key, request: JSON.stringify([where, rawParams, search, mediaType ?? '', canonicalBody(ctx.body)]), storeKey: '', fingerprint: '', reserved: false, ran: false };
+    const note: Note = { key: read.key, request: JSON.stringify([where, rawParams, search, mediaType ?? '', canonicalBody(ctx.body)]), storeKey: '', fingerprint: '', reserved: false, started: false, ran: false };
     (exchange.notes ??= {}).idempotency = note;
     return undefined;
   };
@@ -150,6 +153,12 @@ function scopeOf(exchange: Exchange, rules: IdempotencyRules): string {
   throw new TypeError('idempotency(): the principal has no "id" or "sub" to keep its keys under; give idempotency({ scope: (ctx) => ... }) the id of the caller');
 }
 
+function markStarted(exchange: Exchange): undefined {
+  const note = noteOf(exchange);
+  if (note !== undefined) note.started = true;
+  return undefined;
+}
+
 function markRan(exchange: Exchange): undefined {
   const note = noteOf(exchange);
   if (note !== undefined) note.ran = true;
@@ -157,10 +166,12 @@ function markRan(exchange: Exchange): undefined {
 }
 
 /**
- * Once the request is answered: its answer kept for the key's retention, or the key released where
- * the handler never ran, or ended with a 400 or a 5xx (unless `keepFailures`), so that a fixed retry
- * runs. The answer waits for the store, so that a client that retries once it has its answer finds
- * it kept.
+ * Once the request is answered: its answer kept for the key's retention where its handler returned
+ * (and the answer is no 400 or 5xx), or the key released, so that a fixed retry runs: a request that
+ * ended before its handler (a missing item, a 412) or whose handler threw did not do its work. With
+ * `keepFailures`, every answer of a request that reached its handler's phase is kept but a 429 or a
+ * 503, as Stripe keeps what follows the start of an endpoint's execution. The answer waits for the store, so that a client
+ * that retries once it has its answer finds it kept.
  */
 function keep(store: Store, rules: IdempotencyRules): SettleHook {
   return (exchange, response: ApiResponse) => {
@@ -168,7 +179,8 @@ function keep(store: Store, rules: IdempotencyRules): SettleHook {
     if (note === undefined || !note.reserved) return undefined;
     note.reserved = false;
     const { status } = response;
-    if (note.ran && (rules.keepFailures || (status !== 400 && status < 500))) {
+    // A 429 or a 503 says to come back later: kept, it would say so until the retention ends.
+    if (rules.keepFailures ? note.started && status !== 429 && status !== 503 : note.ran && status !== 400 && status < 500) {
       return withTimeout(store.set(note.storeKey, keptRecord(note.fingerprint, response), rules.retention), rules.timeout);
     }
     return withTimeout(store.delete(note.storeKey), rules.timeout);

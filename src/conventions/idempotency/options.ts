@@ -40,7 +40,11 @@ export interface IdempotencyOptions {
    * (or its `sub`); undefined for an anonymous caller, whose key is refused with a 401.
    */
   scope?: (ctx: AnyContext) => string | number | undefined;
-  /** Keep and replay a 400 or a 5xx the handler ends with too, as Stripe does; by default such a key is released for a fixed retry. */
+  /**
+   * Keep and replay every answer of a request that reached its handler, a thrown error or a 500 too,
+   * as Stripe does (but a 429 or a 503, which say to come back later); by default only the answer of a handler that returned is kept, and any other
+   * key is released for a fixed retry.
+   */
   keepFailures?: boolean;
 }
 

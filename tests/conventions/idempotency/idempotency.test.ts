@@ -3,7 +3,8 @@
  * another request and a retry while the first still runs are answered, and what runs.
  */
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_PROBLEMS } from '../../../src/idempotency.js';
+import { ConflictError, createApi, endpoint, extension, TooManyRequestsError } from '../../../src/index.js';
+import { IDEMPOTENCY_PROBLEMS, idempotency } from '../../../src/idempotency.js';
 import { memoryStore } from '../../../src/store/memory.js';
 import { ALICE, BOB, createOrder, gate, ordersApi } from './orders.js';
 
@@ -153,6 +154,41 @@ describe('idempotency: what is kept', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
     expect(orders.runs.create).toBe(2);
     expect(orders.reported).toHaveLength(1);
+  });
+
+  it('an error the handler throws releases the key too: the retry runs; with keepFailures it is kept', async () => {
+    for (const keepFailures of [false, true]) {
+      const orders = ordersApi({ keepFailures });
+      orders.fault = () => {
+        throw new ConflictError('The order exists already');
+      };
+      const conflict = await orders.api.handle(createOrder(KEY));
+      expect(conflict.status).toBe(409);
+      orders.fault = undefined;
+      const retry = await orders.api.handle(createOrder(KEY));
+      expect(retry.status).toBe(keepFailures ? 409 : 201);
+      expect(retry.headers['idempotent-replayed']).toBe(keepFailures ? 'true' : undefined);
+      expect(orders.runs.create).toBe(keepFailures ? 1 : 2);
+    }
+  });
+
+  it('a request that ends before its handler (an extension\'s 429) keeps nothing, whatever the order of use', async () => {
+    let refuse = true;
+    const limit = extension({ name: 'limit', before: () => { if (refuse) throw new TooManyRequestsError(undefined, { retryAfter: 1 }); }, outcomes: ['tooManyRequests'] });
+    for (const order of ['idempotency first', 'extension first']) {
+      refuse = true;
+      let runs = 0;
+      const payments = endpoint('POST', '/payments', { body: 'unvalidated', handle: () => ({ run: ++runs }) });
+      const module = idempotency();
+      const api = createApi({ endpoints: [payments], authenticate: () => ({ id: 'alice' }), use: order === 'idempotency first' ? [module, limit] : [limit, module] });
+      const pay = () => api.handle({ method: 'POST', url: '/payments', headers: { 'content-type': 'application/json', 'idempotency-key': KEY }, body: '{}' });
+      expect((await pay()).status, order).toBe(429);
+      refuse = false;
+      const retry = await pay();
+      expect(retry.status, order).toBe(200);
+      expect(retry.headers['idempotent-replayed'], order).toBeUndefined();
+      expect(runs, order).toBe(1);
+    }
   });
 
   it('with keepFailures, a 500 is kept and replayed, as Stripe does', async () => {
