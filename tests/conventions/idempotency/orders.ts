@@ -49,7 +49,7 @@ export function ordersApi(options: IdempotencyOptions = {}, more: { timeout?: nu
       ctx.set('X-Order-Run', String(state.runs.create));
       return { id: next++, owner: (ctx.principal as { id: string }).id, ...ctx.body };
     },
-    read: (ctx) => (ctx.params.id === 404 ? undefined : { id: ctx.params.id, item: 'tea', quantity: 1 }),
+    read: (ctx) => ({ id: ctx.params.id, item: 'tea', quantity: 1 }),
     update: (ctx) => {
       state.runs.update++;
       return { id: ctx.params.id, item: 'tea', quantity: ctx.body.quantity };
