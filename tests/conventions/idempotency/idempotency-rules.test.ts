@@ -100,6 +100,20 @@ describe('idempotency: Idempotency-Key headers that are no key', () => {
     expect(keyOf('  "a\\"b\\\\c"\t', 255)).toEqual({ key: 'a"b\\c' });
     expect(keyOf('8e03978e-40d5-43e8-bc93-6894a57f9324', 255)).toEqual({ key: '8e03978e-40d5-43e8-bc93-6894a57f9324' });
     expect(keyOf('" a b "', 255)).toEqual({ key: ' a b ' });
+    expect(keyOf('k1  \t ', 255)).toEqual({ key: 'k1' });
+    expect(keyOf('"~k~"', 255)).toEqual({ key: '~k~' });
+    expect(keyOf('~k~', 255)).toEqual({ key: '~k~' });
+  });
+
+  it('counts the length on the key, not on its quotes and escapes', () => {
+    expect(keyOf('k'.repeat(255), 255)).toEqual({ key: 'k'.repeat(255) });
+    expect(keyOf(`"${'\\"'.repeat(255)}"`, 255)).toEqual({ key: '"'.repeat(255) });
+    expect(keyOf(`"${'\\"'.repeat(256)}"`, 255)).toEqual({ mistake: 'the key is longer than 255 characters' });
+  });
+
+  it('names the mistake of an empty header and of two keys with spaces between', () => {
+    expect(keyOf('  ', 255)).toEqual({ mistake: 'the key is empty' });
+    expect(keyOf('"a" , "b"', 255)).toEqual({ mistake: 'the request carries more than one Idempotency-Key; send one' });
   });
 
   it('a malformed key on a request that fails its schema too is answered as the malformed key', async () => {
