@@ -26,7 +26,7 @@ const OUT = join(ROOT, '.mutation');
  * row uses `tests/<its folder>/<its name>*.test.ts`.
  */
 /** The in-memory idempotency tests: the adapters' and Redis's are too slow to run per mutant. */
-const IDEMPOTENCY_TESTS = ['tests/conventions/idempotency/idempotency*.test.ts', 'tests/conventions/idempotency/store.test.ts', 'tests/conventions/idempotency/openapi.test.ts'];
+const IDEMPOTENCY_TESTS = ['tests/conventions/idempotency/idempotency*.test.ts', 'tests/conventions/idempotency/store.test.ts', 'tests/conventions/idempotency/scope.test.ts', 'tests/conventions/idempotency/openapi.test.ts'];
 
 const TESTS = {
   'src/core/credentials.ts': ['tests/core/credentials*.test.ts', 'tests/core/auth.test.ts', 'tests/security/core.test.ts', 'tests/security/adapters-duplicate-headers.test.ts'],

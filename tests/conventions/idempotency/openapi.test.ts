@@ -41,6 +41,14 @@ describe('idempotency in the OpenAPI document', () => {
     expect(paths['/orders/{id}']!.patch!.responses['409']).toBeUndefined();
   });
 
+  it('a 401 where a scope of the API\'s own may name no caller', () => {
+    const signups = endpoint('POST', '/signups', { public: true, body: 'unvalidated', handle: () => ({}), conventions: { idempotency: 'optional' } });
+    const document = (options: Parameters<typeof idempotency>[0]) => createOpenApiDocument(createApi({ endpoints: [signups], authenticate: () => ({ id: 'a' }), use: [idempotency(options)] }), { info: { title: 'Signups', version: '1' } });
+    const responses = (document({ scope: (ctx) => ctx.request.headers?.['x-tenant'] as string | undefined }).paths as unknown as Record<string, Record<string, { responses: Record<string, unknown> }>>)['/signups']!.post!.responses;
+    expect(responses['401']).toBeDefined();
+    expect(responses['400']).toBeDefined();
+  });
+
   it('says a retention in the largest whole unit', () => {
     expect(retentionText(86_400_000)).toBe('24 hours');
     expect(retentionText(3_600_000)).toBe('1 hour');
