@@ -79,7 +79,7 @@ function checkOptions(options: RedisStoreOptions): void {
   }
   if (options.prefix !== undefined && typeof options.prefix !== 'string') throw new TypeError(`redisStore's prefix must be a string; it is ${typeof options.prefix}`);
   const { timeout } = options;
-  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)) {
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
     throw new RangeError(`redisStore's timeout must be a number of milliseconds above 0; it is ${String(timeout)}`);
   }
 }

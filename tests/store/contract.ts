@@ -149,6 +149,23 @@ export function runStoreContract(open: () => Promise<StoreUnderTest>, { slackMs 
       await expect(store.hit('k', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
       expect(await store.get('k')).toBe('running');
     });
+
+    it.each(['007', '+5', '5e2', ' 5', '5 ', '0x10', '1.0', '-0', ''])('counts on from a value only as INCRBY reads integers: %j is no count', async (value) => {
+      const { store } = await open();
+      await store.set('k', value, 60_000);
+      await expect(store.hit('k', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(await store.get('k')).toBe(value);
+    });
+
+    it.each([
+      ['0', 1],
+      ['41', 42],
+      ['-3', -2],
+    ])('counts on from a value set as the integer %j', async (value, count) => {
+      const { store } = await open();
+      await store.set('k', value, 60_000);
+      expect((await store.hit('k', 60_000)).count).toBe(count);
+    });
   });
 
   describe('a caller’s mistakes', () => {
@@ -166,13 +183,19 @@ export function runStoreContract(open: () => Promise<StoreUnderTest>, { slackMs 
       expect(await store.get('h')).toBeUndefined();
     });
 
-    it('rejects a key or value that is not a string with a TypeError', async () => {
+    it('rejects a key or value that is not a string with a TypeError that names it', async () => {
       const { store } = await open();
-      await expect(store.get(1 as unknown as string)).rejects.toThrow(new TypeError("a store's key must be a string; it is number"));
-      await expect(store.set('k', { answer: 1 } as unknown as string, 60_000)).rejects.toThrow(TypeError);
-      await expect(store.setIfAbsent('k', undefined as unknown as string, 60_000)).rejects.toThrow(TypeError);
-      await expect(store.delete(null as unknown as string)).rejects.toThrow(TypeError);
-      await expect(store.hit([] as unknown as string, 60_000)).rejects.toThrow(TypeError);
+      const key = (type: string) => new TypeError(`a store's key must be a string; it is ${type}`);
+      const value = (type: string) => new TypeError(`a store's value must be a string; it is ${type}`);
+      await expect(store.get(1 as unknown as string)).rejects.toThrow(key('number'));
+      await expect(store.set(1 as unknown as string, 'v', 60_000)).rejects.toThrow(key('number'));
+      await expect(store.set('k', { answer: 1 } as unknown as string, 60_000)).rejects.toThrow(value('object'));
+      await expect(store.setIfAbsent(1 as unknown as string, 'v', 60_000)).rejects.toThrow(key('number'));
+      await expect(store.setIfAbsent('k', undefined as unknown as string, 60_000)).rejects.toThrow(value('undefined'));
+      await expect(store.setIfAbsent('k', 'v', 0)).rejects.toThrow(new RangeError('ttlMs must be a whole number of milliseconds, 1 or more; it is 0'));
+      await expect(store.delete(null as unknown as string)).rejects.toThrow(key('object'));
+      await expect(store.hit([] as unknown as string, 60_000)).rejects.toThrow(key('object'));
+      expect(await store.get('k')).toBeUndefined();
     });
   });
 

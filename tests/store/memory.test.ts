@@ -91,6 +91,19 @@ describe('memoryStore bounds', () => {
     expect([await store.get('k'), await store.get('big'), store.size]).toEqual(['v', undefined, 1]);
   });
 
+  it('takes an entry of exactly maxBytes, evicting every other to make room', async () => {
+    const store = memoryStore({ maxBytes: 20, now: clock().now });
+    await store.set('a', 'v', 60_000);
+    await store.set('k', 'x'.repeat(9), 60_000);
+    expect([await store.get('a'), await store.get('k'), store.bytes]).toEqual([undefined, 'x'.repeat(9), 20]);
+  });
+
+  it('names the mistake when a hit finds a value that is not a count', async () => {
+    const store = memoryStore({ now: clock().now });
+    await store.set('k', 'running', 60_000);
+    await expect(store.hit('k', 60_000)).rejects.toThrow(new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit'));
+  });
+
   it('a hit whose count grows a digit is counted in bytes too', async () => {
     const store = memoryStore({ now: clock().now });
     await store.hit('r', 60_000, 9);
@@ -121,6 +134,19 @@ describe('memoryStore bounds', () => {
     expect(store.bytes).toBe(2 * ('live'.length + '699'.length));
   });
 
+  it('takes out 16 expired entries a write, no more, those that expire at that very instant included', async () => {
+    const time = clock();
+    const store = memoryStore({ now: time.now });
+    for (let index = 0; index < 40; index++) await store.set(`old${index}`, 'v', 10);
+    time.advance(10);
+    await store.set('live', 'v', 60_000);
+    expect(store.size).toBe(40 - 16 + 1);
+    await store.set('live', 'w', 60_000);
+    expect(store.size).toBe(40 - 32 + 1);
+    await store.setIfAbsent('other', 'v', 60_000);
+    expect(store.size).toBe(2);
+  });
+
   it('drops an expired entry on read, and counts it no more', async () => {
     const time = clock();
     const store = memoryStore({ now: time.now });
@@ -134,10 +160,13 @@ describe('memoryStore bounds', () => {
 describe('ExpiryHeap', () => {
   it('always gives the entry that expires soonest, through pushes, updates and removals', () => {
     type Node = { expiresAt: number; slot: number; id: number };
+    // Pushes outweigh removals, so that the heap grows deep enough for a wrong turn to show.
     const operation = fc.oneof(
-      fc.record({ kind: fc.constant('push' as const), expiresAt: fc.integer({ min: 0, max: 50 }) }),
+      { arbitrary: fc.record({ kind: fc.constant('push' as const), expiresAt: fc.integer({ min: 0, max: 50 }) }), weight: 4 },
       fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), expiresAt: fc.integer({ min: 0, max: 50 }) }),
       fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+      // As the store's sweep and eviction do: the entry that expires soonest.
+      fc.record({ kind: fc.constant('removeSoonest' as const) }),
     );
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 200 }), (operations) => {
@@ -148,6 +177,12 @@ describe('ExpiryHeap', () => {
             const node = { expiresAt: op.expiresAt, slot: -1, id };
             heap.push(node);
             held.push(node);
+          } else if (op.kind === 'removeSoonest') {
+            const soonest = heap.peek();
+            if (soonest !== undefined) {
+              heap.remove(soonest);
+              held.splice(held.indexOf(soonest), 1);
+            }
           } else if (held.length > 0) {
             const node = held[op.pick % held.length]!;
             if (op.kind === 'update') {
@@ -164,6 +199,7 @@ describe('ExpiryHeap', () => {
           expect(heap.peek()?.expiresAt).toBe(held.length === 0 ? undefined : soonest);
         }
       }),
+      { numRuns: 300 },
     );
   });
 });

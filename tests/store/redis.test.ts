@@ -52,8 +52,12 @@ describe.skipIf(binary === undefined)('redisStore', () => {
       expect(() => redisStore(given as never)).toThrow(error);
     });
 
-    it('refuses no options at all with a sentence naming client', () => {
-      expect(() => redisStore(undefined as never)).toThrow(new TypeError('redisStore takes { client, prefix?, timeout? }, with client an ioredis client'));
+    it.each([undefined, null, 'redis://127.0.0.1'])('refuses %s for options with a sentence naming client', (options) => {
+      expect(() => redisStore(options as never)).toThrow(new TypeError('redisStore takes { client, prefix?, timeout? }, with client an ioredis client'));
+    });
+
+    it("refuses a timeout of '100' (a string)", () => {
+      expect(() => redisStore({ client, timeout: '100' as never })).toThrow(new RangeError("redisStore's timeout must be a number of milliseconds above 0; it is 100"));
     });
 
     it('takes an ioredis client as its type says, with no cast', () => {
@@ -90,6 +94,74 @@ describe.skipIf(binary === undefined)('redisStore', () => {
       await client.script('FLUSH');
       expect((await store.hit('rate', 60_000)).count).toBe(1);
       expect((await store.hit('rate', 60_000)).count).toBe(2);
+    });
+  });
+
+  describe('round trips', () => {
+    /** How many calls of each command the server counted since `CONFIG RESETSTAT`. */
+    async function calls(): Promise<Record<string, number>> {
+      const info = await client.info('commandstats');
+      return Object.fromEntries([...info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].map((match) => [match[1]!, Number(match[2])]));
+    }
+
+    it('sends each operation as one command, a script by its SHA1 once the server has it, and never sends a failed one again', async () => {
+      const prefix = freshPrefix();
+      const store = redisStore({ client, prefix });
+      await store.setIfAbsent('warm', 'v', 60_000);
+      await store.hit('warm-rate', 60_000);
+      await client.hset(`${prefix}hash`, 'field', 'value');
+      await client.config('RESETSTAT');
+      await store.setIfAbsent('k', 'v', 60_000);
+      await store.setIfAbsent('k', 'w', 60_000);
+      await store.hit('rate', 60_000);
+      await store.get('k');
+      await store.set('k', 'x', 60_000);
+      await store.delete('k');
+      await expect(store.hit('hash', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.setIfAbsent('hash', 'v', 60_000)).rejects.toBeInstanceOf(StoreUnavailableError);
+      // Commands a script runs count too, so only the scripts' own calls are compared.
+      const counted = await calls();
+      expect({ evalsha: counted.evalsha, eval: counted.eval }).toEqual({ evalsha: 5, eval: undefined });
+    });
+  });
+
+  describe('a client that answers what no store can', () => {
+    /** A client whose every command resolves `reply`: what a store must refuse to pass on. */
+    const answering = (reply: unknown): RedisClient => {
+      const resolve = async () => reply;
+      return { evalsha: resolve, eval: resolve, get: resolve as RedisClient['get'], set: resolve, del: resolve as RedisClient['del'] };
+    };
+
+    it.each([
+      ['a number for get and setIfAbsent', 42, ['get', 'setIfAbsent']],
+      ['an array of one', [1], ['hit']],
+      ['an array of three', [1, 2, 3], ['hit']],
+      ['an array of strings', ['1', '2'], ['hit']],
+      ['a count beyond 2^53', [2 ** 53, 10], ['hit']],
+      ['a window that is no integer', [1, 0.5], ['hit']],
+      ['an object', { count: 1, resetMs: 10 }, ['hit', 'set', 'delete', 'get']],
+      ['a string other than OK', 'QUEUED', ['set', 'delete']],
+      ['a count as a string', '1', ['delete']],
+    ])('rejects %s with a StoreUnavailableError', async (_name, reply, methods) => {
+      const store = redisStore({ client: answering(reply) });
+      const calls: Record<string, () => Promise<unknown>> = {
+        get: () => store.get('k'),
+        setIfAbsent: () => store.setIfAbsent('k', 'v', 1_000),
+        set: () => store.set('k', 'v', 1_000),
+        delete: () => store.delete('k'),
+        hit: () => store.hit('k', 1_000),
+      };
+      for (const method of methods as string[]) {
+        await expect(calls[method]!(), method).rejects.toThrow(new StoreUnavailableError('the Redis store answered something a store cannot'));
+      }
+    });
+
+    it('passes on what a store can answer: null as undefined, OK, a count of deleted keys, a pair of counts', async () => {
+      expect(await redisStore({ client: answering(null) }).get('k')).toBeUndefined();
+      expect(await redisStore({ client: answering(null) }).setIfAbsent('k', 'v', 1_000)).toBeUndefined();
+      expect(await redisStore({ client: answering('OK') }).set('k', 'v', 1_000)).toBeUndefined();
+      expect(await redisStore({ client: answering(0) }).delete('k')).toBeUndefined();
+      expect(await redisStore({ client: answering([3, 999]) }).hit('k', 1_000)).toEqual({ count: 3, resetMs: 999 });
     });
   });
 
