@@ -15,6 +15,7 @@ export const entries = {
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
   otel: 'src/conventions/tracing/index.ts',
+  idempotency: 'src/idempotency.ts',
   store: 'src/store/index.ts',
   redis: 'src/store/redis.ts',
   'rate-limit': 'src/conventions/rate-limit/index.ts',

@@ -25,6 +25,9 @@ const OUT = join(ROOT, '.mutation');
  * the public API, and no more, so that a run stays short on a small machine. A file without a
  * row uses `tests/<its folder>/<its name>*.test.ts`.
  */
+/** The in-memory idempotency tests: the adapters' and Redis's are too slow to run per mutant. */
+const IDEMPOTENCY_TESTS = ['tests/conventions/idempotency/idempotency*.test.ts', 'tests/conventions/idempotency/store.test.ts', 'tests/conventions/idempotency/scope.test.ts', 'tests/conventions/idempotency/openapi.test.ts'];
+
 const TESTS = {
   'src/core/credentials.ts': ['tests/core/credentials*.test.ts', 'tests/core/auth.test.ts', 'tests/security/core.test.ts', 'tests/security/adapters-duplicate-headers.test.ts'],
   'src/core/policy.ts': ['tests/core/policy*.test.ts', 'tests/core/outcomes.test.ts', 'tests/core/auth.test.ts', 'tests/core/api.test.ts', 'tests/security/unwritable.test.ts'],
@@ -32,6 +35,13 @@ const TESTS = {
   'src/conventions/conditional/index.ts': ['tests/conventions/conditional/*.test.ts', 'tests/security/conventions.test.ts'],
   'src/conventions/cors/cors.ts': ['tests/conventions/cors/*.test.ts'],
   'src/conventions/cors/index.ts': ['tests/conventions/cors/*.test.ts'],
+  'src/conventions/idempotency/index.ts': IDEMPOTENCY_TESTS,
+  'src/conventions/idempotency/key.ts': IDEMPOTENCY_TESTS,
+  'src/conventions/idempotency/options.ts': IDEMPOTENCY_TESTS,
+  'src/conventions/idempotency/fingerprint.ts': IDEMPOTENCY_TESTS,
+  'src/conventions/idempotency/record.ts': IDEMPOTENCY_TESTS,
+  'src/conventions/idempotency/problems.ts': IDEMPOTENCY_TESTS,
+  'src/conventions/idempotency/openapi.ts': IDEMPOTENCY_TESTS,
   'src/definitions/endpoint.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
   'src/definitions/endpoint-checks.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],
   'src/definitions/collection-checks.ts': ['tests/definitions/*.test.ts', 'tests/core/declared-errors.test.ts'],

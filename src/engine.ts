@@ -26,7 +26,7 @@ export const createEndpointHandler = /* @__PURE__ */ handlerWith([]);
 
 export { CONVENTIONS, conditional, cors, lists, mergePatchConvention as mergePatch, ownership, projection } from './conventions/index.js';
 export type { ApiBuild, Convention, EndpointBuild, EndpointParts, Phase, PhaseStep, Responder } from './core/seam.js';
-export type { AnswerHook, Compiled, Exchange, Step } from './core/exchange.js';
+export type { AnswerHook, Compiled, Exchange, SettleHook, Step } from './core/exchange.js';
 export { PHASES } from './core/seam.js';
 export type { CreateApi, CreateEndpointHandler } from './core/api.js';
 export { defineEndpoint } from './definitions/endpoint-checks.js';

@@ -12,6 +12,7 @@ import * as client from '../src/client/index.js';
 import * as koa from '../src/adapters/koa.js';
 import * as hono from '../src/adapters/hono.js';
 import * as otel from '../src/conventions/tracing/index.js';
+import * as idempotency from '../src/idempotency.js';
 import * as store from '../src/store/index.js';
 import * as redis from '../src/store/redis.js';
 import * as rateLimit from '../src/conventions/rate-limit/index.js';
@@ -150,6 +151,14 @@ describe('public exports', () => {
     expect(Object.keys(deprecation).sort()).toMatchInlineSnapshot(`
       [
         "deprecation",
+      ]
+    `);
+  });
+  it('restcanon/idempotency', () => {
+    expect(Object.keys(idempotency).sort()).toMatchInlineSnapshot(`
+      [
+        "IDEMPOTENCY_PROBLEMS",
+        "idempotency",
       ]
     `);
   });

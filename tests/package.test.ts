@@ -50,6 +50,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   'restcanon/otel': ['tracing'],
   'restcanon/rate-limit': ['rateLimit', 'QUOTA_EXCEEDED'],
   'restcanon/deprecation': ['deprecation'],
+  'restcanon/idempotency': ['idempotency', 'IDEMPOTENCY_PROBLEMS'],
   ...ADAPTER_EXPORTS,
   ...STORE_EXPORTS,
 };

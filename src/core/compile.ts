@@ -1,7 +1,7 @@
 import { BODY_METHODS } from './http.js';
 import type { BodyRules } from './body.js';
 import { readsBody, type Endpoint } from './endpoint.js';
-import type { AnswerHook, Compiled, FinishHook, Step } from './exchange.js';
+import type { AnswerHook, Compiled, FinishHook, SettleHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
@@ -74,13 +74,14 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
     project: pipe(parts.flatMap((part) => (part.project === undefined ? [] : [part.project]))),
     finish: each(parts.flatMap((part) => (part.finish === undefined ? [] : [part.finish]))),
+    settle: settleAll(parts.flatMap((part) => (part.settle === undefined ? [] : [part.settle]))),
   };
 }
 
 /** What a convention gives for an endpoint, checked: steps at known phases that are functions, and hooks that are functions. */
 function checkedParts(given: unknown, what: string): EndpointParts {
-  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project } or undefined`);
-  const { steps, answer, project, finish } = given as EndpointParts;
+  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project, settle, finish } or undefined`);
+  const { steps, answer, project, settle, finish } = given as EndpointParts;
   if (steps !== undefined && !Array.isArray(steps)) throw new TypeError(`${what} gave "steps" that are not an array`);
   for (const step of steps ?? []) {
     if (typeof step !== 'object' || step === null || typeof step.run !== 'function') throw new TypeError(`${what} gave a step without a "run" function`);
@@ -89,8 +90,8 @@ function checkedParts(given: unknown, what: string): EndpointParts {
       throw new TypeError(`${what} gives a step "outcomes" that are not outcomes of the outcome table, such as ['forbidden']`);
     }
   }
-  for (const [name, hook] of [['answer', answer], ['project', project], ['finish', finish]] as const) {
-    if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave an "${name}" that is not a function`);
+  for (const [name, hook] of [['answer', answer], ['project', project], ['settle', settle], ['finish', finish]] as const) {
+    if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave ${name === 'answer' ? 'an' : 'a'} "${name}" that is not a function`);
   }
   return given as EndpointParts;
 }
@@ -189,10 +190,36 @@ function chain(hooks: readonly AnswerHook[]): AnswerHook | undefined {
   };
 }
 
+/** The finish hooks of an endpoint as one, in the order of its conventions. */
 function each(hooks: readonly FinishHook[]): FinishHook | undefined {
   if (hooks.length <= 1) return hooks[0];
   return (exchange, response) => {
     for (const hook of hooks) hook(exchange, response);
+  };
+}
+
+/**
+ * The settle hooks of an endpoint as one: each sees the answer, whatever another throws, and the
+ * answer waits for all of them; what they throw or reject with is rejected with, together.
+ */
+function settleAll(hooks: readonly SettleHook[]): SettleHook | undefined {
+  if (hooks.length <= 1) return hooks[0];
+  return (exchange, response) => {
+    const failures: unknown[] = [];
+    const pending: Promise<unknown>[] = [];
+    for (const hook of hooks) {
+      try {
+        const waiting = hook(exchange, response);
+        if (waiting !== undefined && waiting !== null) pending.push(Promise.resolve(waiting).then(undefined, (error: unknown) => failures.push(error)));
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (pending.length === 0 && failures.length === 0) return undefined;
+    return Promise.all(pending).then(() => {
+      if (failures.length === 1) throw failures[0];
+      if (failures.length > 1) throw new AggregateError(failures, `${failures.length} settle hooks failed`);
+    });
   };
 }
 

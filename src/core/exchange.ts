@@ -22,14 +22,25 @@ import type { Timed } from './deadlines.js';
 export type AnswerHook = (exchange: Exchange, headers: Record<string, string>, body: unknown, status: number) => unknown;
 
 /**
- * Sees an answer of an endpoint once it is built, whatever its status, and may add headers to it
- * (the fields of a rate limit on a 404 too). It must not throw: what it throws is reported, and the
- * answer goes out as it is.
+ * Sees the answer of an endpoint as it goes out, whatever its status (a deadline's 503 too), after
+ * the settle hooks, and may add headers to it (the fields of a rate limit on a 404). It is
+ * synchronous and must not throw: what it throws is reported, and the answer goes out as it is.
  *
  * @example
  * const mark: FinishHook = (exchange, response) => { response.headers['x-counted'] = '1'; };
  */
 export type FinishHook = (exchange: Exchange, response: ApiResponse) => void;
+
+/**
+ * Sees the answer a request's walk through its endpoint came to (a success, a step's own answer, or
+ * the problem of a failure), once, before any module's wrapper of respond. A promise it returns holds
+ * the answer back until it settles; what it rejects with is reported, and the answer goes out as it
+ * is. It runs even where the request's deadline answered first, with what the steps came to later.
+ *
+ * @example
+ * const record: SettleHook = (exchange, response) => audit.write(exchange.compiled.template, response.status);
+ */
+export type SettleHook = (exchange: Exchange, response: ApiResponse) => PromiseLike<unknown> | undefined | void;
 
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
@@ -56,6 +67,8 @@ export interface Compiled {
   project: ((value: unknown) => unknown) | undefined;
   /** What its conventions see of every answer, errors too, in order; undefined when none does. */
   finish: FinishHook | undefined;
+  /** What its conventions see of each answer of its walk, in order; undefined when none does. */
+  settle: SettleHook | undefined;
 }
 
 /**

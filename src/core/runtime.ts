@@ -135,28 +135,61 @@ function run(
       older: undefined,
       newer: undefined,
     };
-    const pending = runSteps(exchange, 0);
+    const walking = exchange;
+    const pending = runSteps(walking, 0);
     // A response that is already there has nothing left to wait for, nor to time out.
-    if (pending === undefined) return finished(exchange, succeed(exchange));
+    if (pending === undefined) return concluded(walking, succeed(walking));
     // One promise per request, settled by its steps or by its deadline, whichever comes first.
-    const waiting = exchange;
-    const answer = new Promise<ApiResponse>((resolve) => (waiting.resolve = resolve));
-    settings.deadlines?.add(waiting);
+    const answer = new Promise<ApiResponse>((resolve) => (walking.resolve = resolve));
+    settings.deadlines?.add(walking);
+    const answerSettled = (response: ApiResponse): void => {
+      const settling = settle(walking, response);
+      if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
+      else answerWith(walking, settling);
+    };
     pending.then(
       () => {
         let response: ApiResponse;
         try {
-          response = succeed(waiting);
+          response = succeed(walking);
         } catch (error) {
           response = fail(error, request, headers, compiled, id);
         }
-        answerWith(waiting, response);
+        answerSettled(response);
       },
-      (error: unknown) => answerWith(waiting, fail(error, request, headers, compiled, id)),
+      (error: unknown) => answerSettled(fail(error, request, headers, compiled, id)),
     );
     return answer;
   } catch (error) {
     const response = fail(error, request, headers, compiled, id);
-    return exchange === undefined ? response : finished(exchange, response);
+    return exchange === undefined ? response : concluded(exchange, response);
   }
+}
+
+/** The answer of a walk that did not wait: seen by the settle hooks, then by the finish hooks. */
+function concluded(exchange: Exchange, response: ApiResponse): ApiResponse | Promise<ApiResponse> {
+  const settled = settle(exchange, response);
+  return settled instanceof Promise ? settled.then((seen) => finished(exchange, seen)) : finished(exchange, settled);
+}
+
+/**
+ * The answer once the endpoint's conventions have seen it (`settle`): at once when none waits, else
+ * when what they wait for settles. What they throw or reject with is reported; the answer stands.
+ */
+function settle(exchange: Exchange, response: ApiResponse): ApiResponse | Promise<ApiResponse> {
+  const hook = exchange.compiled.settle;
+  if (hook === undefined) return response;
+  const { settings, ctx } = exchange;
+  const report = (error: unknown): ApiResponse => {
+    settings.report(error, { requestId: ctx.id, status: response.status, request: ctx.request });
+    return response;
+  };
+  let waiting: unknown;
+  try {
+    waiting = hook(exchange, response);
+  } catch (error) {
+    return report(error);
+  }
+  if (waiting === undefined || waiting === null) return response;
+  return Promise.resolve(waiting).then(() => response, report);
 }

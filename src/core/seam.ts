@@ -1,6 +1,6 @@
 import type { Answer, ApiRequest } from './contract.js';
 import type { Endpoint } from './endpoint.js';
-import type { AnswerHook, FinishHook, Step } from './exchange.js';
+import type { AnswerHook, FinishHook, SettleHook, Step } from './exchange.js';
 import type { Outcome } from './outcomes.js';
 import type { Settings } from './settings.js';
 
@@ -53,6 +53,8 @@ export interface EndpointParts {
   readonly project?: ((value: unknown) => unknown) | undefined;
   /** Sees every answer of the endpoint once it is built, errors too (a 429, a handler's 404), and may add headers to it. */
   readonly finish?: FinishHook | undefined;
+  /** Sees every answer of the endpoint's walk, failures too, and may hold it back (see {@link SettleHook}). */
+  readonly settle?: SettleHook | undefined;
 }
 
 /** What a convention knows of the endpoint it builds for. */

@@ -388,6 +388,53 @@ describe('a convention of your own', () => {
     expect(failed.headers['x-traced']).toBeUndefined();
   });
 
+  it('its settle hook sees every answer of the walk, a failure and a step\'s own too, and the answer waits for its promise', async () => {
+    const seen: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const settling: Convention = {
+      name: 'settling',
+      endpoint: () => ({
+        steps: [{ phase: 'access', run: (exchange) => (exchange.headers['x-answer'] === 'own' ? ((exchange.response = { status: 202, headers: {}, body: undefined, payload: undefined }), (exchange.done = true), undefined) : undefined) }],
+        settle: (exchange, response) => {
+          seen.push(`${exchange.compiled.template} ${response.status}`);
+          return exchange.headers['x-hold'] === 'yes' ? released : undefined;
+        },
+      }),
+    };
+    const api = createApi({
+      endpoints: [endpoint('GET', '/books/:id', { params: z.object({ id: Id }), handle: (ctx) => (ctx.params.id === 9 ? Promise.reject(new Error('down')) : { id: ctx.params.id }) })],
+      use: [settling],
+      onError: () => {},
+    });
+    expect((await api.handle({ method: 'GET', url: '/books/1' })).status).toBe(200);
+    expect((await api.handle({ method: 'GET', url: '/books/x' })).status).toBe(400);
+    expect((await api.handle({ method: 'GET', url: '/books/9' })).status).toBe(500);
+    expect((await api.handle({ method: 'GET', url: '/books/1', headers: { 'x-answer': 'own' } })).status).toBe(202);
+    expect((await api.handle({ method: 'GET', url: '/nowhere' })).status).toBe(404);
+    expect(seen).toEqual(['/books/:id 200', '/books/:id 400', '/books/:id 500', '/books/:id 202']);
+    let answered = false;
+    const held = api.handle({ method: 'GET', url: '/books/2', headers: { 'x-hold': 'yes' } }).then((response) => ((answered = true), response));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(answered).toBe(false);
+    release();
+    expect((await held).status).toBe(200);
+  });
+
+  it('a settle hook that throws or rejects is reported, and the answer goes out as it is', async () => {
+    const reported: unknown[] = [];
+    const failing = (mode: 'throw' | 'reject'): Convention => ({
+      name: `failing-${mode}`,
+      endpoint: () => ({ settle: () => (mode === 'throw' ? ((): never => { throw new Error('settle threw'); })() : Promise.reject(new Error('settle rejected'))) }),
+    });
+    const api = createApi({ endpoints: [endpoint('GET', '/books', { handle: () => [] })], use: [failing('throw'), failing('reject')], onError: (error) => void reported.push(error) });
+    const response = await api.handle({ method: 'GET', url: '/books' });
+    expect(response.status).toBe(200);
+    expect(reported).toHaveLength(1);
+    expect((reported[0] as AggregateError).errors.map(String)).toEqual(['Error: settle threw', 'Error: settle rejected']);
+    expect(() => createApi({ endpoints: [endpoint('GET', '/books', { handle: () => [] })], use: [{ name: 'odd', endpoint: () => ({ settle: 'later' as never }) }] })).toThrow('GET /books: the module "odd" gave a "settle" that is not a function');
+  });
+
   it('a step at an unknown phase is refused when the API is built', () => {
     const late: Convention = { name: 'late', endpoint: () => ({ steps: [{ phase: 'afterwards' as Phase, run: () => undefined }] }) };
     expect(() => createApi({ endpoints: [endpoint('GET', '/books', { handle: () => [] })], use: [late] })).toThrow(
