@@ -6,18 +6,55 @@
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import { buildPath } from '../core/path.js';
+import { retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
+export type { RetryPolicy } from './retry.js';
 export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
+
+/**
+ * Options of the Fetch API a client passes on, for every call (the client's) or for one (the call's,
+ * which win); and `timeout`, the longest a call may take in milliseconds, its retries included. An
+ * aborted call rejects with the signal's reason (a timeout's is a `TimeoutError`) and sends nothing
+ * more; in memory it rejects as soon, though `api.handle` runs on.
+ *
+ * @example
+ * await client.get('/health', { signal: AbortSignal.timeout(2000), credentials: 'include' });
+ */
+export interface FetchOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  credentials?: RequestCredentials;
+  cache?: RequestCache;
+  keepalive?: boolean;
+  mode?: RequestMode;
+}
+
+/**
+ * A request as a client sends it, which an `onRequest` hook may change or replace: the method, the
+ * full URL (the path, in memory), the headers by lower-case name and the body as text.
+ *
+ * @example
+ * const request: ClientRequest = { method: 'GET', url: 'https://shop.example/api/users/1', headers: { accept: 'application/json' } };
+ */
+export interface ClientRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One hook, or several run in order. */
+type Hooks<F> = F | readonly F[];
 
 /**
  * Options of {@link createClient}: `baseUrl` (with the API's `basePath`) to call over HTTP, or `api`
  * to call `api.handle` in memory; exactly one of them.
  *
  * @example
- * const options: ClientOptions = { baseUrl: 'https://shop.example/api', headers: { authorization: 'Bearer abc' }, etags: true };
+ * const options: ClientOptions = { baseUrl: 'https://shop.example/api', headers: { authorization: 'Bearer abc' }, etags: true, timeout: 10_000 };
  */
-export interface ClientOptions {
+export interface ClientOptions extends FetchOptions {
   /** The URL of the API, its `basePath` included: `https://shop.example/api`. */
   baseUrl?: string;
   /** An API to call in memory, through `api.handle`, with no HTTP. */
@@ -33,12 +70,26 @@ export interface ClientOptions {
    * copies used last are kept.
    */
   etags?: boolean;
+  /** Before each attempt is sent: changes the request, or returns the one to send instead. */
+  onRequest?: Hooks<(request: ClientRequest) => void | ClientRequest | Promise<void | ClientRequest>>;
+  /** After each attempt's answer is read, any status: the answer and the request that was sent. */
+  onResponse?: Hooks<(answer: Success | Failure, request: ClientRequest) => void | Promise<void>>;
+  /** When an attempt gets no answer (the network, an abort, a timeout): the error and the request. */
+  onError?: Hooks<(error: unknown, request: ClientRequest) => void | Promise<void>>;
+  /** Tries calls again that are safe to repeat (see {@link RetryPolicy}); off by default. */
+  retry?: RetryPolicy | boolean;
+}
+
+/** What a call may say of how it is sent: the Fetch options, and an `Idempotency-Key` the retries of the call share. */
+export interface CallOptions extends FetchOptions {
+  /** `true`: the call carries `Idempotency-Key: "<a random UUID>"`, the same on each of its retries, so that it may be retried. */
+  idempotencyKey?: boolean;
 }
 
 /** The request of a call, from its route: `params` when the path has any, `query` when its schema needs one, `body` when the route takes one. */
 export type CallRequest<R> = [R] extends [Route<infer Params, infer Query, infer Body>]
   ? ({} extends Params ? { params?: Params } : { params: Params }) &
-      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
+      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Record<string, string> } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
 /** The request argument of a call: required when the request has a required part. */
@@ -93,15 +144,16 @@ export interface Client<A = Api> {
 
 /**
  * An error answer, thrown by {@link bodyOf} and by `client.pages`: its status, headers and problem.
+ * Not generic, so that what `instanceof` narrows to keeps its types (a generic class narrows to `any`).
  *
  * @example
- * try { bodyOf(await client.get('/users/:id', { params: { id: 9 } })); } catch (error) { if (error instanceof ClientError && error.status === 404) ... }
+ * try { bodyOf(await client.get('/users/:id', { params: { id: 9 } })); } catch (error) { if (error instanceof ClientError && error.problem.code === 'RC_NOT_FOUND') ... }
  */
-export class ClientError<F extends Failure = Failure> extends Error {
-  readonly status: F['status'];
-  readonly problem: F['problem'];
+export class ClientError extends Error {
+  readonly status: number;
+  readonly problem: Problem;
   readonly headers: Headers;
-  constructor(failure: F) {
+  constructor(failure: Failure) {
     super(`${failure.status} ${failure.problem?.title ?? ''}: ${failure.problem?.detail ?? failure.problem?.code ?? ''}`);
     this.name = 'ClientError';
     this.status = failure.status;
@@ -122,7 +174,13 @@ export function bodyOf<A extends Success | Failure>(answer: A): Extract<A, { ok:
   throw new ClientError(answer as Extract<A, { ok: false }>);
 }
 
-const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags'];
+const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags', 'signal', 'timeout', 'credentials', 'cache', 'keepalive', 'mode', 'onRequest', 'onResponse', 'onError', 'retry'];
+
+/** The options of the Fetch API passed on as they are. */
+const PASSED = ['credentials', 'cache', 'keepalive', 'mode'] as const;
+
+/** The hooks of one kind, in order. */
+const each = <F>(hooks: Hooks<F> | undefined): readonly F[] => (hooks === undefined ? [] : ([] as F[]).concat(hooks));
 
 /** A JSON media type: `application/json`, or any `+json` (`application/problem+json`), in any case. */
 const isJson = (type: string): boolean => /^[^;]*[/+]json\s*(;|$)/i.test(type);
@@ -138,7 +196,7 @@ const MAX_KEPT = 1000;
 /** Headers that say nothing of which copy a call gets: the body's type and the preconditions, which the client sets itself. */
 const UNKEYED = /^(?:content-type|content-length|if-match|if-none-match|if-modified-since|if-unmodified-since)$/;
 
-interface CallParts {
+interface CallParts extends CallOptions {
   params?: Record<string, string | number>;
   query?: QueryInput;
   body?: unknown;
@@ -165,32 +223,29 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   // cookie or an API key), or one representation (by Accept), never answers another.
   const kept = new Map<string, Kept>();
 
-  async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
-    const headers: Record<string, string> = {};
-    for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
-    let body: string | undefined;
-    if (parts.body !== undefined) {
-      // A string under a type of the call's own that is not JSON (text/csv) is sent as it is.
-      body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const key = JSON.stringify([path, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
-    const known = etags ? kept.get(key) : undefined;
-    if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
-    // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
-    if (known !== undefined && method !== 'GET' && !known.etag.startsWith('W/')) headers['if-match'] ??= known.etag;
+  const retry: RetryPolicy | undefined = options.retry === true ? {} : options.retry || undefined;
+
+  /** Sends one attempt and reads its answer. */
+  async function send(request: ClientRequest, parts: CallParts, signal: AbortSignal | undefined): Promise<Success | Failure> {
     let status: number;
     let answerHeaders: Headers;
     let text: string;
     if (api === undefined) {
-      const response = await (options.fetch ?? fetch)(url, body === undefined ? { method, headers } : { method, headers, body });
+      const init: RequestInit = { method: request.method, headers: request.headers };
+      if (request.body !== undefined) init.body = request.body;
+      if (signal !== undefined) init.signal = signal;
+      for (const name of PASSED) if ((parts[name] ?? options[name]) !== undefined) (init as Record<string, unknown>)[name] = parts[name] ?? options[name];
+      const response = await (options.fetch ?? fetch)(request.url, init);
       ({ status } = response);
       answerHeaders = response.headers;
       text = await response.text();
     } else {
-      const request: ApiRequest = { method, url, headers };
-      if (body !== undefined) request.body = body;
-      const response: ApiResponse = await api.handle(request);
+      const apiRequest: ApiRequest = { method: request.method, url: request.url, headers: request.headers };
+      if (request.body !== undefined) apiRequest.body = request.body;
+      // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish.
+      const response: ApiResponse = await (signal === undefined
+        ? api.handle(apiRequest)
+        : Promise.race([api.handle(apiRequest), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
       ({ status } = response);
       answerHeaders = new Headers(response.headers);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
@@ -208,21 +263,70 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       const problem = typeof value === 'object' && value !== null ? value : { type: 'about:blank', title: '', status, ...(value === undefined ? {} : { detail: value }) };
       return { ok: false, status, headers: answerHeaders, problem: problem as Problem };
     }
-    if (etags) {
-      if (status === 304 && known?.body !== undefined) {
-        kept.delete(key);
-        kept.set(key, known);
-        return { ok: true, status, headers: answerHeaders, body: known.body };
-      }
-      const etag = answerHeaders.get('etag');
-      // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
-      kept.delete(key);
-      if (etag !== null && method !== 'DELETE' && method !== 'POST') {
-        kept.set(key, { etag, body: method === 'GET' ? value : undefined });
-        if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
-      }
-    }
     return { ok: true, status, headers: answerHeaders, body: value };
+  }
+
+  async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
+    const headers: Record<string, string> = {};
+    for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
+    let body: string | undefined;
+    if (parts.body !== undefined) {
+      // A string under a type of the call's own that is not JSON (text/csv) is sent as it is.
+      body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const key = JSON.stringify([path, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
+    const known = etags ? kept.get(key) : undefined;
+    if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
+    // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
+    if (known !== undefined && method !== 'GET' && !known.etag.startsWith('W/')) headers['if-match'] ??= known.etag;
+    // One key for the call, the same on each retry: the server then does the call at most once. A Structured Field string.
+    if (parts.idempotencyKey) headers['idempotency-key'] ??= `"${crypto.randomUUID()}"`;
+    const timeout = parts.timeout ?? options.timeout;
+    const signals = [options.signal, parts.signal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter((one) => one !== undefined);
+    const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+    const started = (retry?.now ?? Date.now)();
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      let request: ClientRequest = { method, url, headers: { ...headers } };
+      if (body !== undefined) request.body = body;
+      for (const hook of each(options.onRequest)) request = (await hook(request)) ?? request;
+      signal?.throwIfAborted();
+      // Only a request that is safe to repeat is tried again: a read, a change bound to a version, or one with an idempotency key.
+      const repeatable = retry !== undefined && (request.method === 'GET' || 'if-match' in request.headers || 'idempotency-key' in request.headers);
+      let answer: Success | Failure;
+      try {
+        answer = await send(request, parts, signal);
+      } catch (error) {
+        for (const hook of each(options.onError)) await hook(error, request);
+        const wait = repeatable && !signal?.aborted ? retryDelay(retry!, attempt, undefined, undefined, started) : undefined;
+        if (wait === undefined) throw error;
+        await (retry!.sleep ?? sleep)(wait, signal);
+        continue;
+      }
+      if (etags && answer.ok) answer = keep(answer, method, key, known);
+      for (const hook of each(options.onResponse)) await hook(answer, request);
+      const wait = repeatable ? retryDelay(retry!, attempt, answer.status, answer.headers, started) : undefined;
+      if (wait === undefined) return answer;
+      await (retry!.sleep ?? sleep)(wait, signal);
+    }
+  }
+
+  /** Keeps a success's tag (and a GET's body) for later calls; a 304 answers the kept body. */
+  function keep(answer: Success, method: string, key: string, known: Kept | undefined): Success {
+    if (answer.status === 304 && known?.body !== undefined) {
+      kept.delete(key);
+      kept.set(key, known);
+      return { ...answer, body: known.body };
+    }
+    const etag = answer.headers.get('etag');
+    // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
+    kept.delete(key);
+    if (etag !== null && method !== 'DELETE' && method !== 'POST') {
+      kept.set(key, { etag, body: method === 'GET' ? answer.body : undefined });
+      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    return answer;
   }
 
   async function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
@@ -259,7 +363,7 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       }
       if (followed.has(next)) throw new TypeError(`pages(): the next link ${JSON.stringify(next)} came before; the pages would never end`);
       followed.add(next);
-      answer = await exchange('GET', url?.href ?? next, { headers: parts.headers ?? {} });
+      answer = await exchange('GET', url?.href ?? next, { ...parts, body: undefined });
     }
   }
 
