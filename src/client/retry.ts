@@ -40,6 +40,7 @@ const STATUSES = [408, 425, 429, 500, 502, 503, 504];
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     const stop = (): void => {
       clearTimeout(timer);
       reject(signal!.reason);
