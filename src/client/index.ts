@@ -10,7 +10,7 @@ import { retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
 export type { RetryPolicy } from './retry.js';
-export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
+export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, SortParam, Success, TableShape } from './routes.js';
 
 /**
  * Options of the Fetch API a client passes on, for every call (the client's) or for one (the call's,
@@ -87,16 +87,22 @@ export interface CallOptions extends FetchOptions {
 }
 
 /** The request of a call, from its route: `params` when the path has any, `query` when its schema needs one, `body` when the route takes one. */
-export type CallRequest<R> = [R] extends [Route<infer Params, infer Query, infer Body>]
+export type CallRequest<R, Headers = Record<string, string>> = [R] extends [Route<infer Params, infer Query, infer Body>]
   ? ({} extends Params ? { params?: Params } : { params: Params }) &
-      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Record<string, string> } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
+      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Headers } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
 /** The request argument of a call: required when the request has a required part. */
-type CallArgs<R> = {} extends CallRequest<R> ? [request?: CallRequest<R>] : [request: CallRequest<R>];
+type CallArgs<R, Headers = Record<string, string>> = {} extends CallRequest<R, Headers> ? [request?: CallRequest<R, Headers>] : [request: CallRequest<R, Headers>];
 
 /** The answer of a call: one member per status the route can answer, each error with its problem `code`. */
 export type Answer<R> = R extends Route<unknown, unknown, unknown, infer A> ? A : never;
+
+/** Headers with no `If-None-Match`: a GET that sends none gets a 304 only from a client that keeps ETags. */
+type Unconditional = Record<string, string> & { 'if-none-match'?: never; 'If-None-Match'?: never };
+
+/** A GET's answer without its 304 member, for a client that keeps no ETags (`etags` false or absent). */
+type NotModifiedIf<Answer, Etags> = [Etags] extends [false] ? Exclude<Answer, { status: 304 }> : Answer;
 
 /*
  * A call's types name the client's API through `this` (`Of`, inferred from the client it is called on)
@@ -109,7 +115,33 @@ type Call<Table extends TableShape, Method extends ClientMethod> = <Path extends
   ...request: CallArgs<RouteAt<RouteTable<Of>, Method, Path>>
 ) => Promise<Answer<RouteAt<RouteTable<Of>, Method, Path>>>;
 
+/** A GET: with no `If-None-Match` of its own, a 304 only from a client that keeps ETags; with one, a 304 from any client. */
+interface Get<Table extends TableShape> {
+  <Path extends keyof Table['GET'] & string, Of, Etags extends boolean>(
+    this: Client<Of, Etags>,
+    path: Path,
+    ...request: CallArgs<RouteAt<RouteTable<Of>, 'GET', Path>, Unconditional>
+  ): Promise<NotModifiedIf<Answer<RouteAt<RouteTable<Of>, 'GET', Path>>, Etags>>;
+  <Path extends keyof Table['GET'] & string, Of>(this: Client<Of>, path: Path, ...request: CallArgs<RouteAt<RouteTable<Of>, 'GET', Path>>): Promise<Answer<RouteAt<RouteTable<Of>, 'GET', Path>>>;
+}
+
 type RouteAt<Table extends TableShape, Method extends ClientMethod, Path> = Path extends keyof Table[Method] ? RouteOf<Table, Method, Path> : never;
+
+/**
+ * The request a call takes, by API, method and path template: what `client.get(path, request)` accepts.
+ *
+ * @example
+ * const request: RequestOf<typeof api, 'GET', '/users/:id'> = { params: { id: 1 } };
+ */
+export type RequestOf<A, Method extends ClientMethod, Path extends keyof RouteTable<A>[Method]> = CallRequest<RouteOf<RouteTable<A>, Method, Path>>;
+
+/**
+ * The answers a call can get, by API, method and path template: a union narrowed by `ok` and `status`.
+ *
+ * @example
+ * function name(answer: ResponseOf<typeof api, 'GET', '/users/:id'>) { return answer.status === 200 ? answer.body.name : undefined; }
+ */
+export type ResponseOf<A, Method extends ClientMethod, Path extends keyof RouteTable<A>[Method]> = Answer<RouteOf<RouteTable<A>, Method, Path>>;
 
 /** The body of a route's 200 answer: a page, for a paged list. */
 type PageAt<R> = Extract<Answer<R>, { status: 200 }> extends { body: infer Page } ? Page : never;
@@ -122,8 +154,10 @@ type PageAt<R> = Extract<Answer<R>, { status: 200 }> extends { body: infer Page 
  * const answer = await client.get('/users/:id', { params: { id: 1 } });
  * if (answer.status === 200) console.log(answer.body.name);
  */
-export interface Client<A = Api> {
-  get: Call<RouteTable<A>, 'GET'>;
+export interface Client<A = Api, Etags extends boolean = boolean> {
+  /** Whether the client keeps ETags, for the types only: never set at run time. */
+  readonly '~etags'?: Etags;
+  get: Get<RouteTable<A>>;
   post: Call<RouteTable<A>, 'POST'>;
   put: Call<RouteTable<A>, 'PUT'>;
   patch: Call<RouteTable<A>, 'PATCH'>;
@@ -212,6 +246,9 @@ interface CallParts extends CallOptions {
  * const client = createClient<typeof api>({ baseUrl: 'https://shop.example/api' });
  * const created = await client.post('/users', { body: { name: 'Ada', email: 'ada@example.com' } });
  */
+export function createClient<A = Api>(options: ClientOptions & { etags: true }): Client<A, true>;
+export function createClient<A = Api>(options: ClientOptions & { etags?: false }): Client<A, false>;
+export function createClient<A = Api>(options: ClientOptions): Client<A>;
 export function createClient<A = Api>(options: ClientOptions): Client<A> {
   for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) throw new TypeError(`createClient(): unknown option "${key}"; the options are ${OPTIONS.join(', ')}`);
   const { baseUrl, api, etags } = options;
@@ -368,7 +405,7 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   }
 
   return {
-    get: (path, parts) => call('GET', path, parts as CallParts),
+    get: (path: string, parts?: CallParts) => call('GET', path, parts),
     post: (path, parts) => call('POST', path, parts as CallParts),
     put: (path, parts) => call('PUT', path, parts as CallParts),
     patch: (path, parts) => call('PATCH', path, parts as CallParts),
