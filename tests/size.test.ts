@@ -27,7 +27,7 @@ const KIB = 1024;
 /** An API built from restcanon/engine, with no convention. */
 const LEAN = "export { createApi } from './engine.js'; export { endpoint, collection } from './index.js';";
 
-const CLIENT_BUDGET = 2 * KIB;
+const CLIENT_BUDGET = 3 * KIB;
 
 // What a user's bundle pays for restcanon: the core with every convention alone and beside an
 // adapter, and the engine with none, minified and gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a
@@ -39,7 +39,7 @@ const BUDGETS = [
   { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 39 * KIB },
   { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 39 * KIB },
   { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 30 * KIB },
-  // The client loads only buildPath of the core.
+  // The client loads only buildPath of the core; its budget holds its hooks, its retries and its Fetch options.
   { name: 'the client alone', source: "export { createClient, bodyOf, ClientError } from './client.js';", budget: CLIENT_BUDGET },
 ] as const;
 

@@ -320,10 +320,18 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
     // One key for the call, the same on each retry: the server then does the call at most once. A Structured Field string.
     if (parts.idempotencyKey) headers['idempotency-key'] ??= `"${crypto.randomUUID()}"`;
     const timeout = parts.timeout ?? options.timeout;
-    const signals = [options.signal, parts.signal, timeout === undefined ? undefined : AbortSignal.timeout(timeout)].filter((one) => one !== undefined);
+    const signals = [options.signal, parts.signal].filter((one) => one !== undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (timeout !== undefined) {
+      // A timer of the call's own, unlike AbortSignal.timeout's, keeps the process alive while an in-memory call waits.
+      const timed = new AbortController();
+      timer = setTimeout(() => timed.abort(new DOMException('The call timed out', 'TimeoutError')), timeout);
+      signals.push(timed.signal);
+    }
     const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
     const started = (retry?.now ?? Date.now)();
-    for (let attempt = 0; ; attempt++) {
+    try {
+      for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       let request: ClientRequest = { method, url, headers: { ...headers } };
       if (body !== undefined) request.body = body;
@@ -346,6 +354,9 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       const wait = repeatable ? retryDelay(retry!, attempt, answer.status, answer.headers, started) : undefined;
       if (wait === undefined) return answer;
       await (retry!.sleep ?? sleep)(wait, signal);
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 
