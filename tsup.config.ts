@@ -14,6 +14,7 @@ export const entries = {
   xml: 'src/formats/xml.ts',
   openapi: 'src/openapi/index.ts',
   client: 'src/client/index.ts',
+  'client/tanstack': 'src/client/tanstack.ts',
 };
 
 /**

@@ -92,8 +92,13 @@ export type CallRequest<R, Headers = Record<string, string>> = [R] extends [Rout
       ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Headers } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
-/** The request argument of a call: required when the request has a required part. */
-type CallArgs<R, Headers = Record<string, string>> = {} extends CallRequest<R, Headers> ? [request?: CallRequest<R, Headers>] : [request: CallRequest<R, Headers>];
+/**
+ * The request argument of a call: required when the request has a required part.
+ *
+ * @example
+ * function read(...request: CallArgs<RouteOf<RouteTable<typeof api>, 'GET', '/users/:id'>>) { return client.get('/users/:id', ...request); }
+ */
+export type CallArgs<R, Headers = Record<string, string>> = {} extends CallRequest<R, Headers> ? [request?: CallRequest<R, Headers>] : [request: CallRequest<R, Headers>];
 
 /** The answer of a call: one member per status the route can answer, each error with its problem `code`. */
 export type Answer<R> = R extends Route<unknown, unknown, unknown, infer A> ? A : never;
