@@ -41,6 +41,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   restcanon: ['createApi', 'endpoint', 'isHttpError', 'NotFoundError'],
   'restcanon/testing': ['createTestClient'],
   'restcanon/client': ['createClient', 'bodyOf', 'ClientError'],
+  'restcanon/client/tanstack': ['queryOptions', 'infiniteQueryOptions', 'mutationOptions'],
   ...ADAPTER_EXPORTS,
 };
 
