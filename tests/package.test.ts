@@ -51,6 +51,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   'restcanon/rate-limit': ['rateLimit', 'QUOTA_EXCEEDED'],
   'restcanon/deprecation': ['deprecation'],
   'restcanon/idempotency': ['idempotency', 'IDEMPOTENCY_PROBLEMS'],
+  'restcanon/client/tanstack': ['queryOptions', 'infiniteQueryOptions', 'mutationOptions'],
   ...ADAPTER_EXPORTS,
   ...STORE_EXPORTS,
 };

@@ -6,18 +6,55 @@
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import { buildPath } from '../core/path.js';
+import { retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
-export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
+export type { RetryPolicy } from './retry.js';
+export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, SortParam, Success, TableShape } from './routes.js';
+
+/**
+ * Options of the Fetch API a client passes on, for every call (the client's) or for one (the call's,
+ * which win); and `timeout`, the longest a call may take in milliseconds, its retries included. An
+ * aborted call rejects with the signal's reason (a timeout's is a `TimeoutError`) and sends nothing
+ * more; in memory it rejects as soon, though `api.handle` runs on.
+ *
+ * @example
+ * await client.get('/health', { signal: AbortSignal.timeout(2000), credentials: 'include' });
+ */
+export interface FetchOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  credentials?: RequestCredentials;
+  cache?: RequestCache;
+  keepalive?: boolean;
+  mode?: RequestMode;
+}
+
+/**
+ * A request as a client sends it, which an `onRequest` hook may change or replace: the method, the
+ * full URL (the path, in memory), the headers by lower-case name and the body as text.
+ *
+ * @example
+ * const request: ClientRequest = { method: 'GET', url: 'https://shop.example/api/users/1', headers: { accept: 'application/json' } };
+ */
+export interface ClientRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One hook, or several run in order. */
+type Hooks<F> = F | readonly F[];
 
 /**
  * Options of {@link createClient}: `baseUrl` (with the API's `basePath`) to call over HTTP, or `api`
  * to call `api.handle` in memory; exactly one of them.
  *
  * @example
- * const options: ClientOptions = { baseUrl: 'https://shop.example/api', headers: { authorization: 'Bearer abc' }, etags: true };
+ * const options: ClientOptions = { baseUrl: 'https://shop.example/api', headers: { authorization: 'Bearer abc' }, etags: true, timeout: 10_000 };
  */
-export interface ClientOptions {
+export interface ClientOptions extends FetchOptions {
   /** The URL of the API, its `basePath` included: `https://shop.example/api`. */
   baseUrl?: string;
   /** An API to call in memory, through `api.handle`, with no HTTP. */
@@ -33,19 +70,44 @@ export interface ClientOptions {
    * copies used last are kept.
    */
   etags?: boolean;
+  /** Before each attempt is sent: changes the request, or returns the one to send instead. */
+  onRequest?: Hooks<(request: ClientRequest) => void | ClientRequest | Promise<void | ClientRequest>>;
+  /** After each attempt's answer is read, any status: the answer and the request that was sent. */
+  onResponse?: Hooks<(answer: Success | Failure, request: ClientRequest) => void | Promise<void>>;
+  /** When an attempt gets no answer (the network, an abort, a timeout): the error and the request. */
+  onError?: Hooks<(error: unknown, request: ClientRequest) => void | Promise<void>>;
+  /** Tries calls again that are safe to repeat (see {@link RetryPolicy}); off by default. */
+  retry?: RetryPolicy | boolean;
+}
+
+/** What a call may say of how it is sent: the Fetch options, and an `Idempotency-Key` the retries of the call share. */
+export interface CallOptions extends FetchOptions {
+  /** `true`: the call carries `Idempotency-Key: "<a random UUID>"`, the same on each of its retries, so that it may be retried. */
+  idempotencyKey?: boolean;
 }
 
 /** The request of a call, from its route: `params` when the path has any, `query` when its schema needs one, `body` when the route takes one. */
-export type CallRequest<R> = [R] extends [Route<infer Params, infer Query, infer Body>]
+export type CallRequest<R, Headers = Record<string, string>> = [R] extends [Route<infer Params, infer Query, infer Body>]
   ? ({} extends Params ? { params?: Params } : { params: Params }) &
-      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Record<string, string> } & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
+      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Headers } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
   : never;
 
-/** The request argument of a call: required when the request has a required part. */
-type CallArgs<R> = {} extends CallRequest<R> ? [request?: CallRequest<R>] : [request: CallRequest<R>];
+/**
+ * The request argument of a call: required when the request has a required part.
+ *
+ * @example
+ * function read(...request: CallArgs<RouteOf<RouteTable<typeof api>, 'GET', '/users/:id'>>) { return client.get('/users/:id', ...request); }
+ */
+export type CallArgs<R, Headers = Record<string, string>> = {} extends CallRequest<R, Headers> ? [request?: CallRequest<R, Headers>] : [request: CallRequest<R, Headers>];
 
 /** The answer of a call: one member per status the route can answer, each error with its problem `code`. */
 export type Answer<R> = R extends Route<unknown, unknown, unknown, infer A> ? A : never;
+
+/** Headers with no `If-None-Match`: a GET that sends none gets a 304 only from a client that keeps ETags. */
+type Unconditional = Record<string, string> & { 'if-none-match'?: never; 'If-None-Match'?: never };
+
+/** A GET's answer without its 304 member, for a client that keeps no ETags (`etags` false or absent). */
+type NotModifiedIf<Answer, Etags> = [Etags] extends [false] ? Exclude<Answer, { status: 304 }> : Answer;
 
 /*
  * A call's types name the client's API through `this` (`Of`, inferred from the client it is called on)
@@ -58,7 +120,33 @@ type Call<Table extends TableShape, Method extends ClientMethod> = <Path extends
   ...request: CallArgs<RouteAt<RouteTable<Of>, Method, Path>>
 ) => Promise<Answer<RouteAt<RouteTable<Of>, Method, Path>>>;
 
+/** A GET: with no `If-None-Match` of its own, a 304 only from a client that keeps ETags; with one, a 304 from any client. */
+interface Get<Table extends TableShape> {
+  <Path extends keyof Table['GET'] & string, Of, Etags extends boolean>(
+    this: Client<Of, Etags>,
+    path: Path,
+    ...request: CallArgs<RouteAt<RouteTable<Of>, 'GET', Path>, Unconditional>
+  ): Promise<NotModifiedIf<Answer<RouteAt<RouteTable<Of>, 'GET', Path>>, Etags>>;
+  <Path extends keyof Table['GET'] & string, Of>(this: Client<Of>, path: Path, ...request: CallArgs<RouteAt<RouteTable<Of>, 'GET', Path>>): Promise<Answer<RouteAt<RouteTable<Of>, 'GET', Path>>>;
+}
+
 type RouteAt<Table extends TableShape, Method extends ClientMethod, Path> = Path extends keyof Table[Method] ? RouteOf<Table, Method, Path> : never;
+
+/**
+ * The request a call takes, by API, method and path template: what `client.get(path, request)` accepts.
+ *
+ * @example
+ * const request: RequestOf<typeof api, 'GET', '/users/:id'> = { params: { id: 1 } };
+ */
+export type RequestOf<A, Method extends ClientMethod, Path extends keyof RouteTable<A>[Method]> = CallRequest<RouteOf<RouteTable<A>, Method, Path>>;
+
+/**
+ * The answers a call can get, by API, method and path template: a union narrowed by `ok` and `status`.
+ *
+ * @example
+ * function name(answer: ResponseOf<typeof api, 'GET', '/users/:id'>) { return answer.status === 200 ? answer.body.name : undefined; }
+ */
+export type ResponseOf<A, Method extends ClientMethod, Path extends keyof RouteTable<A>[Method]> = Answer<RouteOf<RouteTable<A>, Method, Path>>;
 
 /** The body of a route's 200 answer: a page, for a paged list. */
 type PageAt<R> = Extract<Answer<R>, { status: 200 }> extends { body: infer Page } ? Page : never;
@@ -71,8 +159,10 @@ type PageAt<R> = Extract<Answer<R>, { status: 200 }> extends { body: infer Page 
  * const answer = await client.get('/users/:id', { params: { id: 1 } });
  * if (answer.status === 200) console.log(answer.body.name);
  */
-export interface Client<A = Api> {
-  get: Call<RouteTable<A>, 'GET'>;
+export interface Client<A = Api, Etags extends boolean = boolean> {
+  /** Whether the client keeps ETags, for the types only: never set at run time. */
+  readonly '~etags'?: Etags;
+  get: Get<RouteTable<A>>;
   post: Call<RouteTable<A>, 'POST'>;
   put: Call<RouteTable<A>, 'PUT'>;
   patch: Call<RouteTable<A>, 'PATCH'>;
@@ -93,15 +183,16 @@ export interface Client<A = Api> {
 
 /**
  * An error answer, thrown by {@link bodyOf} and by `client.pages`: its status, headers and problem.
+ * Not generic, so that what `instanceof` narrows to keeps its types (a generic class narrows to `any`).
  *
  * @example
- * try { bodyOf(await client.get('/users/:id', { params: { id: 9 } })); } catch (error) { if (error instanceof ClientError && error.status === 404) ... }
+ * try { bodyOf(await client.get('/users/:id', { params: { id: 9 } })); } catch (error) { if (error instanceof ClientError && error.problem.code === 'RC_NOT_FOUND') ... }
  */
-export class ClientError<F extends Failure = Failure> extends Error {
-  readonly status: F['status'];
-  readonly problem: F['problem'];
+export class ClientError extends Error {
+  readonly status: number;
+  readonly problem: Problem;
   readonly headers: Headers;
-  constructor(failure: F) {
+  constructor(failure: Failure) {
     super(`${failure.status} ${failure.problem?.title ?? ''}: ${failure.problem?.detail ?? failure.problem?.code ?? ''}`);
     this.name = 'ClientError';
     this.status = failure.status;
@@ -122,7 +213,13 @@ export function bodyOf<A extends Success | Failure>(answer: A): Extract<A, { ok:
   throw new ClientError(answer as Extract<A, { ok: false }>);
 }
 
-const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags'];
+const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags', 'signal', 'timeout', 'credentials', 'cache', 'keepalive', 'mode', 'onRequest', 'onResponse', 'onError', 'retry'];
+
+/** The options of the Fetch API passed on as they are. */
+const PASSED = ['credentials', 'cache', 'keepalive', 'mode'] as const;
+
+/** The hooks of one kind, in order. */
+const each = <F>(hooks: Hooks<F> | undefined): readonly F[] => (hooks === undefined ? [] : ([] as F[]).concat(hooks));
 
 /** A JSON media type: `application/json`, or any `+json` (`application/problem+json`), in any case. */
 const isJson = (type: string): boolean => /^[^;]*[/+]json\s*(;|$)/i.test(type);
@@ -138,7 +235,7 @@ const MAX_KEPT = 1000;
 /** Headers that say nothing of which copy a call gets: the body's type and the preconditions, which the client sets itself. */
 const UNKEYED = /^(?:content-type|content-length|if-match|if-none-match|if-modified-since|if-unmodified-since)$/;
 
-interface CallParts {
+interface CallParts extends CallOptions {
   params?: Record<string, string | number>;
   query?: QueryInput;
   body?: unknown;
@@ -154,6 +251,9 @@ interface CallParts {
  * const client = createClient<typeof api>({ baseUrl: 'https://shop.example/api' });
  * const created = await client.post('/users', { body: { name: 'Ada', email: 'ada@example.com' } });
  */
+export function createClient<A = Api>(options: ClientOptions & { etags: true }): Client<A, true>;
+export function createClient<A = Api>(options: ClientOptions & { etags?: false }): Client<A, false>;
+export function createClient<A = Api>(options: ClientOptions): Client<A>;
 export function createClient<A = Api>(options: ClientOptions): Client<A> {
   for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) throw new TypeError(`createClient(): unknown option "${key}"; the options are ${OPTIONS.join(', ')}`);
   const { baseUrl, api, etags } = options;
@@ -165,32 +265,29 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   // cookie or an API key), or one representation (by Accept), never answers another.
   const kept = new Map<string, Kept>();
 
-  async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
-    const headers: Record<string, string> = {};
-    for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
-    let body: string | undefined;
-    if (parts.body !== undefined) {
-      // A string under a type of the call's own that is not JSON (text/csv) is sent as it is.
-      body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const key = JSON.stringify([path, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
-    const known = etags ? kept.get(key) : undefined;
-    if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
-    // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
-    if (known !== undefined && method !== 'GET' && !known.etag.startsWith('W/')) headers['if-match'] ??= known.etag;
+  const retry: RetryPolicy | undefined = options.retry === true ? {} : options.retry || undefined;
+
+  /** Sends one attempt and reads its answer. */
+  async function send(request: ClientRequest, parts: CallParts, signal: AbortSignal | undefined): Promise<Success | Failure> {
     let status: number;
     let answerHeaders: Headers;
     let text: string;
     if (api === undefined) {
-      const response = await (options.fetch ?? fetch)(url, body === undefined ? { method, headers } : { method, headers, body });
+      const init: RequestInit = { method: request.method, headers: request.headers };
+      if (request.body !== undefined) init.body = request.body;
+      if (signal !== undefined) init.signal = signal;
+      for (const name of PASSED) if ((parts[name] ?? options[name]) !== undefined) (init as Record<string, unknown>)[name] = parts[name] ?? options[name];
+      const response = await (options.fetch ?? fetch)(request.url, init);
       ({ status } = response);
       answerHeaders = response.headers;
       text = await response.text();
     } else {
-      const request: ApiRequest = { method, url, headers };
-      if (body !== undefined) request.body = body;
-      const response: ApiResponse = await api.handle(request);
+      const apiRequest: ApiRequest = { method: request.method, url: request.url, headers: request.headers };
+      if (request.body !== undefined) apiRequest.body = request.body;
+      // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish.
+      const response: ApiResponse = await (signal === undefined
+        ? api.handle(apiRequest)
+        : Promise.race([api.handle(apiRequest), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
       ({ status } = response);
       answerHeaders = new Headers(response.headers);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
@@ -208,21 +305,81 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       const problem = typeof value === 'object' && value !== null ? value : { type: 'about:blank', title: '', status, ...(value === undefined ? {} : { detail: value }) };
       return { ok: false, status, headers: answerHeaders, problem: problem as Problem };
     }
-    if (etags) {
-      if (status === 304 && known?.body !== undefined) {
-        kept.delete(key);
-        kept.set(key, known);
-        return { ok: true, status, headers: answerHeaders, body: known.body };
-      }
-      const etag = answerHeaders.get('etag');
-      // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
-      kept.delete(key);
-      if (etag !== null && method !== 'DELETE' && method !== 'POST') {
-        kept.set(key, { etag, body: method === 'GET' ? value : undefined });
-        if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
-      }
-    }
     return { ok: true, status, headers: answerHeaders, body: value };
+  }
+
+  async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
+    const headers: Record<string, string> = {};
+    for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
+    let body: string | undefined;
+    if (parts.body !== undefined) {
+      // A string under a type of the call's own that is not JSON (text/csv) is sent as it is.
+      body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const key = JSON.stringify([path, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
+    const known = etags ? kept.get(key) : undefined;
+    if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
+    // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
+    if (known !== undefined && method !== 'GET' && !known.etag.startsWith('W/')) headers['if-match'] ??= known.etag;
+    // One key for the call, the same on each retry: the server then does the call at most once. A Structured Field string.
+    if (parts.idempotencyKey) headers['idempotency-key'] ??= `"${crypto.randomUUID()}"`;
+    const timeout = parts.timeout ?? options.timeout;
+    const signals = [options.signal, parts.signal].filter((one) => one !== undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (timeout !== undefined) {
+      // A timer of the call's own, unlike AbortSignal.timeout's, keeps the process alive while an in-memory call waits.
+      const timed = new AbortController();
+      timer = setTimeout(() => timed.abort(new DOMException('The call timed out', 'TimeoutError')), timeout);
+      signals.push(timed.signal);
+    }
+    const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+    const started = (retry?.now ?? Date.now)();
+    try {
+      for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      let request: ClientRequest = { method, url, headers: { ...headers } };
+      if (body !== undefined) request.body = body;
+      for (const hook of each(options.onRequest)) request = (await hook(request)) ?? request;
+      signal?.throwIfAborted();
+      // Only a request that is safe to repeat is tried again: a read, a change bound to a version, or one with an idempotency key.
+      const repeatable = retry !== undefined && (request.method === 'GET' || 'if-match' in request.headers || 'idempotency-key' in request.headers);
+      let answer: Success | Failure;
+      try {
+        answer = await send(request, parts, signal);
+      } catch (error) {
+        for (const hook of each(options.onError)) await hook(error, request);
+        const wait = repeatable && !signal?.aborted ? retryDelay(retry!, attempt, undefined, undefined, started) : undefined;
+        if (wait === undefined) throw error;
+        await (retry!.sleep ?? sleep)(wait, signal);
+        continue;
+      }
+      if (etags && answer.ok) answer = keep(answer, method, key, known);
+      for (const hook of each(options.onResponse)) await hook(answer, request);
+      const wait = repeatable ? retryDelay(retry!, attempt, answer.status, answer.headers, started) : undefined;
+      if (wait === undefined) return answer;
+      await (retry!.sleep ?? sleep)(wait, signal);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Keeps a success's tag (and a GET's body) for later calls; a 304 answers the kept body. */
+  function keep(answer: Success, method: string, key: string, known: Kept | undefined): Success {
+    if (answer.status === 304 && known?.body !== undefined) {
+      kept.delete(key);
+      kept.set(key, known);
+      return { ...answer, body: known.body };
+    }
+    const etag = answer.headers.get('etag');
+    // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
+    kept.delete(key);
+    if (etag !== null && method !== 'DELETE' && method !== 'POST') {
+      kept.set(key, { etag, body: method === 'GET' ? answer.body : undefined });
+      if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    return answer;
   }
 
   async function call(method: string, path: string, parts: CallParts = {}): Promise<Success | Failure> {
@@ -259,12 +416,12 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       }
       if (followed.has(next)) throw new TypeError(`pages(): the next link ${JSON.stringify(next)} came before; the pages would never end`);
       followed.add(next);
-      answer = await exchange('GET', url?.href ?? next, { headers: parts.headers ?? {} });
+      answer = await exchange('GET', url?.href ?? next, { ...parts, body: undefined });
     }
   }
 
   return {
-    get: (path, parts) => call('GET', path, parts as CallParts),
+    get: (path: string, parts?: CallParts) => call('GET', path, parts),
     post: (path, parts) => call('POST', path, parts as CallParts),
     put: (path, parts) => call('PUT', path, parts as CallParts),
     patch: (path, parts) => call('PATCH', path, parts as CallParts),

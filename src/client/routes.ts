@@ -308,7 +308,19 @@ export type MergePatch<T> = T extends object ? { [K in keyof T]?: T[K] | (undefi
 /** A list's query: its schema's input, and the page, sort and filter parameters it declares. */
 type ListQuery<C extends CollectionShape> = In<C['query'], {}> &
   ([C['page']] extends [undefined] ? {} : { limit?: number | string; after?: string; before?: string; cursor?: string; offset?: number | string }) &
-  ([C['sort']] extends [never] ? {} : { sort?: string }) & { [K in keyof C['filter']]?: In<C['filter'][K]> | string };
+  ([C['sort']] extends [never] ? {} : { sort?: SortParam<C['sort']> }) & { [K in keyof C['filter']]?: In<C['filter'][K]> | string };
+
+/** A field of a list's order, ascending or descending (`-name`). */
+type SortKey<Field> = Field extends string ? Field | `-${Field}` : never;
+
+/**
+ * What a list's `sort` takes: one declared field, or two different ones (`name,-createdAt`). A longer
+ * order, which the server takes too, is a string the types do not list: cast it.
+ *
+ * @example
+ * const sort: SortParam<'name' | 'createdAt'> = 'name,-createdAt';
+ */
+export type SortParam<Fields, All = Fields> = Fields extends string ? SortKey<Fields> | `${SortKey<Fields>},${SortKey<Exclude<All, Fields>>}` : never;
 
 type CollectionParams<Path extends string, C extends CollectionShape, Op> = {
   [Name in keyof PathParams<Op extends 'list' | 'create' ? Path : `${Path}/:id`>]: Name extends 'id' ? ParamIn<C['id']> : ParamValue;

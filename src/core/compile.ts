@@ -6,6 +6,7 @@ import { joinPaths } from './path.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
 import type { Settings } from './settings.js';
+import { singleValuesAsArrays } from './query-arrays.js';
 import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 import {
   authenticateCaller,
@@ -149,7 +150,11 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
   if (endpoint.params !== undefined) take(validation('params', endpoint.params, 'path'));
   // A convention's own parameters (a list's page, sort and filter) are taken out before a query schema sees the rest.
   phase('input');
-  if (endpoint.query !== undefined) take(validation('query', endpoint.query, 'query'));
+  if (endpoint.query !== undefined) {
+    const arrays = singleValuesAsArrays(endpoint.query);
+    if (arrays !== undefined) take(arrays);
+    take(validation('query', endpoint.query, 'query'));
+  }
   if (endpoint.headers !== undefined) take(validation('headers', endpoint.headers, 'header'));
   if (bodySchema !== undefined) {
     take(requireBody, 'badRequest');

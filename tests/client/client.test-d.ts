@@ -101,8 +101,13 @@ describe('collection operations', () => {
   });
 
   it('a merge patch update and entity tags: 304, 412', async () => {
+    // A 304 reaches a client that keeps ETags, or a call that sends If-None-Match itself.
     const read = await client.get('/notes/:id', { params: { id: 'a' } });
-    expectTypeOf<Statuses<typeof read>>().toEqualTypeOf<200 | 304 | 400 | 401 | 403 | 404 | 406 | 412 | 500 | 503>();
+    expectTypeOf<Statuses<typeof read>>().toEqualTypeOf<200 | 400 | 401 | 403 | 404 | 406 | 412 | 500 | 503>();
+    const kept = await createClient<typeof api>({ api, etags: true }).get('/notes/:id', { params: { id: 'a' } });
+    expectTypeOf<Statuses<typeof kept>>().toEqualTypeOf<200 | 304 | 400 | 401 | 403 | 404 | 406 | 412 | 500 | 503>();
+    const asked = await client.get('/notes/:id', { params: { id: 'a' }, headers: { 'if-none-match': '"1"' } });
+    expectTypeOf<Extract<Statuses<typeof asked>, 304>>().toEqualTypeOf<304>();
     const patched = await client.patch('/notes/:id', { params: { id: 'a' }, body: { age: null } });
     expectTypeOf<Codes<typeof patched>>().toEqualTypeOf<
       | 'RC_BAD_REQUEST' | 'RC_INVALID_INPUT' | 'RC_MALFORMED_BODY' | 'RC_FORBIDDEN_KEY' | 'RC_TOO_DEEP' | 'RC_UNEXPECTED_BODY' | 'RC_AMBIGUOUS_CREDENTIALS' | 'RC_MALFORMED_URL'

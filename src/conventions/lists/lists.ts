@@ -2,6 +2,7 @@ import type { QueryRecord } from '../../core/contract.js';
 import type { InputIssue } from '../../core/errors.js';
 import { compileStructure } from '../../core/projection.js';
 import type { StandardSchema } from '../../core/standard-schema.js';
+import { takesOnlyArrays } from '../../core/query-arrays.js';
 import { partValidator, toPointer, type PartResult } from '../../core/validation.js';
 
 /**
@@ -253,7 +254,12 @@ const validators = new WeakMap<object, ReturnType<typeof partValidator>>();
 function validatorOf(filter: Readonly<Record<string, StandardSchema>>, name: string): ReturnType<typeof partValidator> {
   const schema = filter[name]!;
   let validator = validators.get(schema);
-  if (validator === undefined) validators.set(schema, (validator = partValidator({ [name]: schema }, 'query')));
+  if (validator === undefined) {
+    const validate = partValidator({ [name]: schema }, 'query');
+    // The query's rule for arrays (src/core/query-arrays.ts): `?tag=a` reaches a filter that takes only arrays as ['a'].
+    validator = takesOnlyArrays(schema) ? (input) => validate(typeof (input as Record<string, unknown>)[name] === 'string' ? { [name]: [(input as Record<string, unknown>)[name]] } : input) : validate;
+    validators.set(schema, validator);
+  }
   return validator;
 }
 
