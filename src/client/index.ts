@@ -192,7 +192,9 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       if (body !== undefined) request.body = body;
       const response: ApiResponse = await api.handle(request);
       ({ status } = response);
-      answerHeaders = new Headers(response.headers);
+      answerHeaders = new Headers();
+      // Appended line by line: `Set-Cookie` is a list of lines, which `getSetCookie()` gives back one by one.
+      for (const [name, value] of Object.entries(response.headers)) for (const line of typeof value === 'string' ? [value] : value) answerHeaders.append(name, line);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
     }
     let value: unknown = text === '' ? undefined : text;

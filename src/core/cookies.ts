@@ -1,0 +1,110 @@
+/**
+ * Cookies: a `Set-Cookie` line a handler sends (`ctx.cookie`), held to RFC 6265's grammar so that
+ * no value can add an attribute or a header, and the `Cookie` header a request carries, parsed once
+ * when a handler reads `ctx.cookies`. The `cookie` package (jshttp's, which Express and
+ * @fastify/cookie use) writes the attributes and parses the header.
+ */
+import { parse, serialize, type SerializeOptions } from 'cookie';
+import type { HeaderRecord } from './contract.js';
+import { HEADER_NAME } from './http.js';
+import { checkOptions } from './options.js';
+
+/**
+ * The attributes of a cookie `ctx.cookie` sends. Left out, a cookie is `Path=/; HttpOnly; Secure;
+ * SameSite=Lax`: pass `httpOnly: false` for one that the page's scripts read, `secure: false` for
+ * one sent over plain HTTP (browsers keep a `Secure` cookie from `http://localhost`).
+ *
+ * @example
+ * const options: CookieOptions = { maxAge: 3600, sameSite: 'strict' };
+ */
+export interface CookieOptions {
+  /** Seconds until the cookie expires (`Max-Age`); 0 or less deletes it. */
+  maxAge?: number | undefined;
+  expires?: Date | undefined;
+  domain?: string | undefined;
+  /** `/` when left out. */
+  path?: string | undefined;
+  /** True when left out. */
+  httpOnly?: boolean | undefined;
+  /** True when left out. */
+  secure?: boolean | undefined;
+  /** `'lax'` when left out; `'none'` needs `secure`. */
+  sameSite?: 'strict' | 'lax' | 'none' | undefined;
+  /** CHIPS: a cookie kept per top-level site; needs `secure`. */
+  partitioned?: boolean | undefined;
+  priority?: 'low' | 'medium' | 'high' | undefined;
+}
+
+const OPTIONS = ['maxAge', 'expires', 'domain', 'path', 'httpOnly', 'secure', 'sameSite', 'partitioned', 'priority'];
+
+const SAME_SITE: ReadonlySet<unknown> = new Set(['strict', 'lax', 'none']);
+const PRIORITY: ReadonlySet<unknown> = new Set(['low', 'medium', 'high']);
+
+/**
+ * RFC 6265 section 4.1.1: `cookie-value = *cookie-octet / ( DQUOTE *cookie-octet DQUOTE )`, where a
+ * cookie-octet is any visible ASCII character but `"`, `,`, `;` and `\`. The `cookie` package takes
+ * more (a comma, a backslash); a value is held to the RFC's grammar here.
+ */
+const COOKIE_VALUE = /^(?:"[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*"|[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*)$/;
+
+/** RFC 6265 section 6.1: browsers keep a cookie's name and value up to this many bytes and drop a longer one. */
+const MAX_COOKIE_SIZE = 4096;
+
+/** The value's own: it goes out as it is, and an encoder would hide a mistake behind a value that reads back different. */
+const AS_IS = (value: string): string => value;
+
+/**
+ * The `Set-Cookie` line of a cookie, or a `TypeError` naming what is wrong: a name that is no token,
+ * a value outside RFC 6265's cookie-octets (`;`, a space, CR or LF, a comma, text beyond ASCII; encode
+ * such text first, with `encodeURIComponent`), a name and value over 4096 bytes, an attribute the
+ * cookie package refuses (a `Domain` or `Path` that is no such value, a `Max-Age` that is no integer,
+ * an invalid `Expires`), or one a browser would drop the cookie for (`SameSite=None`, `Partitioned`
+ * or a `__Secure-` or `__Host-` name without `Secure`; a `__Host-` one with a `Domain` or another path).
+ *
+ * @example
+ * setCookieLine('ctx.cookie', 'theme', 'dark', { maxAge: 3600 });
+ * // 'theme=dark; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax'
+ */
+export function setCookieLine(where: string, name: string, value: string, options: CookieOptions = {}): string {
+  checkOptions(where, options, OPTIONS);
+  if (typeof name !== 'string' || !HEADER_NAME.test(name)) throw new TypeError(`${where}: ${typeof name === 'string' ? JSON.stringify(name) : `a ${typeof name}`} is no cookie name; a name is an HTTP token (RFC 6265 section 4.1.1)`);
+  if (typeof value !== 'string' || !COOKIE_VALUE.test(value)) {
+    throw new TypeError(`${where}: the value of cookie "${name}" must be a string of RFC 6265's cookie-octets (no space, '"', ',', ';', '\\' or control character, nothing beyond ASCII); encode other text first, with encodeURIComponent`);
+  }
+  if (name.length + value.length > MAX_COOKIE_SIZE) throw new TypeError(`${where}: cookie "${name}" is ${name.length + value.length} bytes long; browsers drop a name and value over ${MAX_COOKIE_SIZE} bytes (RFC 6265 section 6.1)`);
+  const { sameSite = 'lax', priority, path = '/', httpOnly = true, secure = true, partitioned = false, domain } = options;
+  if (!SAME_SITE.has(sameSite)) throw new TypeError(`${where}: sameSite of cookie "${name}" must be 'strict', 'lax' or 'none'`);
+  if (priority !== undefined && !PRIORITY.has(priority)) throw new TypeError(`${where}: priority of cookie "${name}" must be 'low', 'medium' or 'high'`);
+  if (!secure && (sameSite === 'none' || partitioned || name.startsWith('__Secure-') || name.startsWith('__Host-'))) {
+    throw new TypeError(`${where}: browsers drop cookie "${name}" without Secure (SameSite=None, Partitioned and the __Secure- and __Host- prefixes need it); leave "secure" out or pass true`);
+  }
+  // The package takes any integer, and one past 2^53 would be written as `1e+21`, no Max-Age at all.
+  if (options.maxAge !== undefined && !Number.isSafeInteger(options.maxAge)) throw new TypeError(`${where}: maxAge of cookie "${name}" must be a whole number of seconds`);
+  if (name.startsWith('__Host-') && (domain !== undefined || path !== '/')) throw new TypeError(`${where}: a __Host- cookie has no Domain and the path "/"; leave "domain" and "path" out`);
+  // The package writes the attributes and refuses a Domain, Path, Max-Age or Expires that is no such value.
+  try {
+    // An attribute left undefined is left out, as the package writes only those it is given.
+    return serialize(name, value, { ...options, path, httpOnly, secure, sameSite, partitioned, encode: AS_IS } as SerializeOptions);
+  } catch (error) {
+    throw new TypeError(`${where}: cookie "${name}": ${(error as Error).message}`);
+  }
+}
+
+/** The cookies of a request with no `Cookie` header: one frozen object. */
+const NO_COOKIES: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The cookies of a request's `Cookie` header, by name, frozen. A name sent twice keeps its first
+ * value, as the `cookie` package parses (a browser sends the cookie of the longer path first); a
+ * percent-encoded value is decoded, one that cannot be is kept as sent. Several `Cookie` headers
+ * (HTTP/2 sends one per cookie) are read as one. The header's size is the host's limit on headers.
+ *
+ * @example
+ * cookiesOf({ cookie: 'theme=dark; lang=en; theme=light' }); // { theme: 'dark', lang: 'en' }
+ */
+export function cookiesOf(headers: HeaderRecord | undefined): Readonly<Record<string, string>> {
+  const header = headers?.cookie;
+  if (header === undefined || header === '') return NO_COOKIES;
+  // An object without a prototype: a cookie named `__proto__` or `constructor` is a cookie like any other.
+  return Object.freeze(parse(typeof header === 'string' ? header : header.join('; '))) as Readonly<Record<string, string>>;
+}
