@@ -59,11 +59,13 @@ export class RequestContext {
   }
 
   append(name: string, value: string): void {
-    appendHeader((this.reply ??= { headers: {}, outcome: undefined }).headers, answerHeader('ctx.append', name, value), value);
+    const lower = answerHeader('ctx.append', name, value);
+    appendHeader((this.reply ??= { headers: {}, outcome: undefined }).headers, lower, value);
   }
 
   cookie(name: string, value: string, options?: CookieOptions): void {
-    appendHeader((this.reply ??= { headers: {}, outcome: undefined }).headers, 'set-cookie', setCookieLine('ctx.cookie', name, value, options));
+    const line = setCookieLine('ctx.cookie', name, value, options);
+    appendHeader((this.reply ??= { headers: {}, outcome: undefined }).headers, 'set-cookie', line);
   }
 
   outcome(outcome: ChosenOutcome): void {
