@@ -217,6 +217,14 @@ describe('in memory', () => {
     expect((await client.get('/session')).headers.getSetCookie()).toEqual([SESSION_LINE, THEME_LINE]);
   });
 
+  it('a Fetch Response keeps each line for getSetCookie(), from toFetch and from toHono, where a record of headers would join them', async () => {
+    const api = cookieApi();
+    expect((await toFetch(api)(new Request('http://api.example/session'))).headers.getSetCookie()).toEqual([SESSION_LINE, THEME_LINE]);
+    const app = new Hono();
+    app.use(toHono(api));
+    expect((await app.request('/session')).headers.getSetCookie()).toEqual([SESSION_LINE, THEME_LINE]);
+  });
+
   it('ctx.set of Set-Cookie replaces the lines before it; ctx.append adds one', () => {
     const ctx = createTestContext();
     ctx.cookie('a', '1');
