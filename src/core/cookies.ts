@@ -1,10 +1,10 @@
 /**
  * Cookies: a `Set-Cookie` line a handler sends (`ctx.cookie`), held to RFC 6265's grammar so that
  * no value can add an attribute or a header, and the `Cookie` header a request carries, parsed once
- * when a handler reads `ctx.cookies`. The `cookie` package (jshttp's, which Express and
- * @fastify/cookie use) writes the attributes and parses the header.
+ * when a handler reads `ctx.cookies`, as the `cookie` package (jshttp's, which Express and
+ * @fastify/cookie use) parses it: tests/adapters/cookies.test.ts holds the two to the same answers.
+ * That package is CommonJS, which bundlers cannot trim: every API would carry all of it.
  */
-import { parse, serialize, type SerializeOptions } from 'cookie';
 import type { HeaderRecord } from './contract.js';
 import { HEADER_NAME } from './http.js';
 import { checkOptions } from './options.js';
@@ -42,8 +42,7 @@ const PRIORITY: ReadonlySet<unknown> = new Set(['low', 'medium', 'high']);
 
 /**
  * RFC 6265 section 4.1.1: `cookie-value = *cookie-octet / ( DQUOTE *cookie-octet DQUOTE )`, where a
- * cookie-octet is any visible ASCII character but `"`, `,`, `;` and `\`. The `cookie` package takes
- * more (a comma, a backslash); a value is held to the RFC's grammar here.
+ * cookie-octet is any visible ASCII character but `"`, `,`, `;` and `\`.
  */
 const COOKIE_VALUE = /^(?:"[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*"|[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*)$/;
 
@@ -56,9 +55,9 @@ const AS_IS = (value: string): string => value;
 /**
  * The `Set-Cookie` line of a cookie, or a `TypeError` naming what is wrong: a name that is no token,
  * a value outside RFC 6265's cookie-octets (`;`, a space, CR or LF, a comma, text beyond ASCII; encode
- * such text first, with `encodeURIComponent`), a name and value over 4096 bytes, an attribute the
- * cookie package refuses (a `Domain` or `Path` that is no such value, a `Max-Age` that is no integer,
- * an invalid `Expires`), or one a browser would drop the cookie for (`SameSite=None`, `Partitioned`
+ * such text first, with `encodeURIComponent`), a name and value over 4096 bytes, an attribute that
+ * is no such value (a `Domain` that is no host name, a `Path` with `;` or not starting with `/`, a
+ * `Max-Age` that is no whole number, an invalid `Expires`), or one a browser would drop the cookie for (`SameSite=None`, `Partitioned`
  * or a `__Secure-` or `__Host-` name without `Secure`; a `__Host-` one with a `Domain` or another path).
  *
  * @example
@@ -78,17 +77,33 @@ export function setCookieLine(where: string, name: string, value: string, option
   if (!secure && (sameSite === 'none' || partitioned || name.startsWith('__Secure-') || name.startsWith('__Host-'))) {
     throw new TypeError(`${where}: browsers drop cookie "${name}" without Secure (SameSite=None, Partitioned and the __Secure- and __Host- prefixes need it); leave "secure" out or pass true`);
   }
-  // The package takes any integer, and one past 2^53 would be written as `1e+21`, no Max-Age at all.
+  // Past 2^53 a number is written as `1e+21`, which is no Max-Age.
   if (options.maxAge !== undefined && !Number.isSafeInteger(options.maxAge)) throw new TypeError(`${where}: maxAge of cookie "${name}" must be a whole number of seconds`);
   if (name.startsWith('__Host-') && (domain !== undefined || path !== '/')) throw new TypeError(`${where}: a __Host- cookie has no Domain and the path "/"; leave "domain" and "path" out`);
-  // The package writes the attributes and refuses a Domain, Path, Max-Age or Expires that is no such value.
-  try {
-    // An attribute left undefined is left out, as the package writes only those it is given.
-    return serialize(name, value, { ...options, path, httpOnly, secure, sameSite, partitioned, encode: AS_IS } as SerializeOptions);
-  } catch (error) {
-    throw new TypeError(`${where}: cookie "${name}": ${(error as Error).message}`);
-  }
+  if (domain !== undefined && !DOMAIN.test(domain)) throw new TypeError(`${where}: the domain of cookie "${name}" must be a host name (RFC 1034), such as "app.example"`);
+  if (!PATH.test(path)) throw new TypeError(`${where}: the path of cookie "${name}" must start with "/" and hold no ";" or control character`);
+  const { maxAge, expires } = options;
+  if (expires !== undefined && !(expires instanceof Date && Number.isFinite(expires.getTime()))) throw new TypeError(`${where}: expires of cookie "${name}" must be a valid Date`);
+  // The order of the `cookie` package's serialize, which users of Express's res.cookie know.
+  let line = `${name}=${value}`;
+  if (maxAge !== undefined) line += `; Max-Age=${maxAge}`;
+  if (domain !== undefined) line += `; Domain=${domain}`;
+  line += `; Path=${path}`;
+  if (expires !== undefined) line += `; Expires=${expires.toUTCString()}`;
+  if (httpOnly) line += '; HttpOnly';
+  if (secure) line += '; Secure';
+  if (partitioned) line += '; Partitioned';
+  if (priority !== undefined) line += `; Priority=${ATTRIBUTE_CASE[priority]}`;
+  return `${line}; SameSite=${ATTRIBUTE_CASE[sameSite]}`;
 }
+
+const ATTRIBUTE_CASE: Readonly<Record<string, string>> = { low: 'Low', medium: 'Medium', high: 'High', strict: 'Strict', lax: 'Lax', none: 'None' };
+
+/** RFC 1034 section 3.5 as RFC 1123 section 2.1 relaxes it, with the leading dot browsers ignore (RFC 6265 section 5.2.3). */
+const DOMAIN = /^\.?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** RFC 6265 section 4.1.1: `path-value = <any CHAR except CTLs or ";">`; one not starting with "/" a browser replaces (section 5.2.4). */
+const PATH = /^\/[\x20-\x3A\x3C-\x7E]*$/;
 
 /** The cookies of a request with no `Cookie` header: one frozen object. */
 const NO_COOKIES: Readonly<Record<string, string>> = Object.freeze({});
@@ -104,7 +119,54 @@ const NO_COOKIES: Readonly<Record<string, string>> = Object.freeze({});
  */
 export function cookiesOf(headers: HeaderRecord | undefined): Readonly<Record<string, string>> {
   const header = headers?.cookie;
-  if (header === undefined || header === '') return NO_COOKIES;
-  // An object without a prototype: a cookie named `__proto__` or `constructor` is a cookie like any other.
-  return Object.freeze(parse(typeof header === 'string' ? header : header.join('; '))) as Readonly<Record<string, string>>;
+  if (header === undefined) return NO_COOKIES;
+  const text = typeof header === 'string' ? header : header.join('; ');
+  // A name of one character and its "=" at least.
+  return text.length < 2 ? NO_COOKIES : Object.freeze(parseCookies(text));
+}
+
+/**
+ * The pairs of a `Cookie` header: each `;`-separated part with an `=` is a name and a value, both
+ * trimmed of spaces and tabs; a part without one is skipped. One pass: the `=` found is kept until
+ * the parts before it are passed, so that many parts without one cost no scan each.
+ */
+function parseCookies(text: string): Record<string, string> {
+  // No prototype: a cookie named `__proto__` or `constructor` is a cookie like any other.
+  const cookies = Object.create(null) as Record<string, string>;
+  const { length } = text;
+  let equals = -1;
+  for (let start = 0; start < length; ) {
+    if (equals < start) {
+      equals = text.indexOf('=', start);
+      if (equals === -1) break;
+    }
+    let end = text.indexOf(';', start);
+    if (end === -1) end = length;
+    if (equals < end) {
+      const name = trimmed(text, start, equals);
+      cookies[name] ??= decoded(trimmed(text, equals + 1, end));
+    }
+    start = end + 1;
+  }
+  return cookies;
+}
+
+function trimmed(text: string, start: number, end: number): string {
+  while (start < end && isBlank(text.charCodeAt(start))) start++;
+  while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/** A percent-encoded value decoded; one that is no valid encoding is kept as sent. */
+function decoded(value: string): string {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
