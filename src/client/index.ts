@@ -193,8 +193,8 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       const response: ApiResponse = await api.handle(request);
       ({ status } = response);
       answerHeaders = new Headers();
-      // Appended line by line: `Set-Cookie` is a list of lines, which `getSetCookie()` gives back one by one.
-      for (const [name, value] of Object.entries(response.headers)) for (const line of typeof value === 'string' ? [value] : value) answerHeaders.append(name, line);
+      // Line by line: `Set-Cookie` is a list, which `getSetCookie()` gives back one by one.
+      for (const [name, value] of Object.entries(response.headers)) for (const line of [value].flat()) answerHeaders.append(name, line);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
     }
     let value: unknown = text === '' ? undefined : text;

@@ -44,7 +44,7 @@ const PRIORITY: ReadonlySet<unknown> = new Set(['low', 'medium', 'high']);
  * RFC 6265 section 4.1.1: `cookie-value = *cookie-octet / ( DQUOTE *cookie-octet DQUOTE )`, where a
  * cookie-octet is any visible ASCII character but `"`, `,`, `;` and `\`.
  */
-const COOKIE_VALUE = /^(?:"[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*"|[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*)$/;
+const COOKIE_VALUE = /^("?)[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*\1$/;
 
 /** RFC 6265 section 6.1: browsers keep a cookie's name and value up to this many bytes and drop a longer one. */
 const MAX_COOKIE_SIZE = 4096;
@@ -66,24 +66,24 @@ const AS_IS = (value: string): string => value;
  */
 export function setCookieLine(where: string, name: string, value: string, options: CookieOptions = {}): string {
   checkOptions(where, options, OPTIONS);
-  if (typeof name !== 'string' || !HEADER_NAME.test(name)) throw new TypeError(`${where}: ${typeof name === 'string' ? JSON.stringify(name) : `a ${typeof name}`} is no cookie name; a name is an HTTP token (RFC 6265 section 4.1.1)`);
+  if (typeof name !== 'string' || !HEADER_NAME.test(name)) throw new TypeError(`${where}: ${JSON.stringify(String(name))} is no cookie name; a name is an HTTP token (RFC 6265 section 4.1.1)`);
+  const refuse = (mistake: string) => new TypeError(`${where}: cookie "${name}": ${mistake}`);
   if (typeof value !== 'string' || !COOKIE_VALUE.test(value)) {
-    throw new TypeError(`${where}: the value of cookie "${name}" must be a string of RFC 6265's cookie-octets (no space, '"', ',', ';', '\\' or control character, nothing beyond ASCII); encode other text first, with encodeURIComponent`);
+    throw refuse("the value must be RFC 6265's cookie-octets (no space, '\"', ',', ';', '\\', control character or text beyond ASCII); encode other text first, with encodeURIComponent");
   }
-  if (name.length + value.length > MAX_COOKIE_SIZE) throw new TypeError(`${where}: cookie "${name}" is ${name.length + value.length} bytes long; browsers drop a name and value over ${MAX_COOKIE_SIZE} bytes (RFC 6265 section 6.1)`);
-  const { sameSite = 'lax', priority, path = '/', httpOnly = true, secure = true, partitioned = false, domain } = options;
-  if (!SAME_SITE.has(sameSite)) throw new TypeError(`${where}: sameSite of cookie "${name}" must be 'strict', 'lax' or 'none'`);
-  if (priority !== undefined && !PRIORITY.has(priority)) throw new TypeError(`${where}: priority of cookie "${name}" must be 'low', 'medium' or 'high'`);
-  if (!secure && (sameSite === 'none' || partitioned || name.startsWith('__Secure-') || name.startsWith('__Host-'))) {
-    throw new TypeError(`${where}: browsers drop cookie "${name}" without Secure (SameSite=None, Partitioned and the __Secure- and __Host- prefixes need it); leave "secure" out or pass true`);
-  }
+  if (name.length + value.length > MAX_COOKIE_SIZE) throw refuse(`browsers drop a name and value over ${MAX_COOKIE_SIZE} bytes (RFC 6265 section 6.1)`);
+  const { maxAge, expires, domain, path = '/', httpOnly = true, secure = true, sameSite = 'lax', partitioned = false, priority } = options;
   // Past 2^53 a number is written as `1e+21`, which is no Max-Age.
-  if (options.maxAge !== undefined && !Number.isSafeInteger(options.maxAge)) throw new TypeError(`${where}: maxAge of cookie "${name}" must be a whole number of seconds`);
-  if (name.startsWith('__Host-') && (domain !== undefined || path !== '/')) throw new TypeError(`${where}: a __Host- cookie has no Domain and the path "/"; leave "domain" and "path" out`);
-  if (domain !== undefined && !DOMAIN.test(domain)) throw new TypeError(`${where}: the domain of cookie "${name}" must be a host name (RFC 1034), such as "app.example"`);
-  if (!PATH.test(path)) throw new TypeError(`${where}: the path of cookie "${name}" must start with "/" and hold no ";" or control character`);
-  const { maxAge, expires } = options;
-  if (expires !== undefined && !(expires instanceof Date && Number.isFinite(expires.getTime()))) throw new TypeError(`${where}: expires of cookie "${name}" must be a valid Date`);
+  if (maxAge !== undefined && !Number.isSafeInteger(maxAge)) throw refuse('maxAge must be a whole number of seconds');
+  if (expires !== undefined && !(expires instanceof Date && Number.isFinite(expires.getTime()))) throw refuse('expires must be a valid Date');
+  if (domain !== undefined && !DOMAIN.test(domain)) throw refuse('domain must be a host name (RFC 1034), such as "app.example"');
+  if (!PATH.test(path)) throw refuse('path must start with "/" and hold no ";" or control character');
+  if (!SAME_SITE.has(sameSite)) throw refuse("sameSite must be 'strict', 'lax' or 'none'");
+  if (priority !== undefined && !PRIORITY.has(priority)) throw refuse("priority must be 'low', 'medium' or 'high'");
+  if (!secure && (sameSite === 'none' || partitioned || name.startsWith('__Secure-') || name.startsWith('__Host-'))) {
+    throw refuse('browsers drop it without Secure (SameSite=None, Partitioned, the __Secure- and __Host- prefixes need it); leave "secure" out');
+  }
+  if (name.startsWith('__Host-') && (domain !== undefined || path !== '/')) throw refuse('a __Host- cookie has no Domain and the path "/"; leave "domain" and "path" out');
   // The order of the `cookie` package's serialize, which users of Express's res.cookie know.
   let line = `${name}=${value}`;
   if (maxAge !== undefined) line += `; Max-Age=${maxAge}`;
