@@ -69,7 +69,7 @@ export interface ResponseHeaders {
 }
 
 /**
- * What the core answers: the status, the headers (lower-cased names), the body as a value (a result
+ * What the core answers: the status, the headers (lower-cased names; `set-cookie` the list of its lines), the body as a value (a result
  * or a problem object, for tests to read) and the payload as it goes on the wire (for adapters).
  *
  * @example

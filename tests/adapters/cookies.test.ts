@@ -330,7 +330,7 @@ describe('ctx.cookies', () => {
       fc.property(value, fc.option(fc.integer({ min: -1, max: 1e9 }), { nil: undefined }), fc.constantFrom('strict', 'lax', 'none') as fc.Arbitrary<'strict' | 'lax' | 'none'>, (text, maxAge, sameSite) => {
         const ctx = createTestContext();
         ctx.cookie('name', text, { maxAge, sameSite, domain: 'app.example', path: '/a' });
-        expect(ctx.reply?.headers['set-cookie']).toEqual([serializeCookie('name', text, { maxAge, sameSite, domain: 'app.example', path: '/a', httpOnly: true, secure: true, encode: String })]);
+        expect(ctx.reply?.headers['set-cookie']).toEqual([serializeCookie('name', text, { ...(maxAge === undefined ? {} : { maxAge }), sameSite, domain: 'app.example', path: '/a', httpOnly: true, secure: true, encode: String })]);
       }),
     );
   });
@@ -340,6 +340,10 @@ describe('ctx.cookies', () => {
     const started = performance.now();
     expect(createTestContext({ request: { method: 'GET', url: '/', headers: { cookie: header } } }).cookies).toEqual({ b: '1' });
     expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('reads the Cookie header of a test context’s headers', () => {
+    expect(createTestContext({ headers: { cookie: 'session=abc; theme=dark' } }).cookies).toEqual({ session: 'abc', theme: 'dark' });
   });
 
   it('is frozen, empty without a Cookie header, and keeps a value it cannot decode as sent', () => {
