@@ -38,6 +38,8 @@ const TESTS = {
   'src/core/outcomes.ts': ['tests/core/outcomes*.test.ts', 'tests/core/policy*.test.ts', 'tests/core/answers-rules.test.ts'],
   'src/conventions/merge-patch/merge-patch.ts': ['tests/conventions/merge-patch/*.test.ts'],
   'src/conventions/merge-patch/index.ts': ['tests/conventions/merge-patch/*.test.ts'],
+  'src/core/cookies.ts': ['tests/adapters/cookies.test.ts'],
+  'src/core/context.ts': ['tests/core/reply.test.ts', 'tests/adapters/cookies.test.ts'],
   'src/core/answers.ts': ['tests/core/answers*.test.ts', 'tests/core/api.test.ts', 'tests/core/response.test.ts', 'tests/core/respond.test.ts', 'tests/core/location.test.ts', 'tests/core/problem-body.test.ts', 'tests/core/reply.test.ts', 'tests/core/policy*.test.ts'],
 };
 
