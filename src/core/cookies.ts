@@ -49,9 +49,6 @@ const COOKIE_VALUE = /^("?)[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*\1$/;
 /** RFC 6265 section 6.1: browsers keep a cookie's name and value up to this many bytes and drop a longer one. */
 const MAX_COOKIE_SIZE = 4096;
 
-/** The value's own: it goes out as it is, and an encoder would hide a mistake behind a value that reads back different. */
-const AS_IS = (value: string): string => value;
-
 /**
  * The `Set-Cookie` line of a cookie, or a `TypeError` naming what is wrong: a name that is no token,
  * a value outside RFC 6265's cookie-octets (`;`, a space, CR or LF, a comma, text beyond ASCII; encode
