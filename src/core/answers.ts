@@ -120,7 +120,9 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
     responseHeaders['content-type'] = contentType;
     // Reported once the answer is built, so that an error that fails to build one is reported once.
     if (status >= 500) settings.report(reported, { requestId: instance, status, request });
-    return { status, headers: responseHeaders, body: head ? undefined : body, payload };
+    // An error's one cookie (a 401 that ends a session) is a list of one line, as every answer's.
+    const cookie = responseHeaders['set-cookie'];
+    return { status, headers: cookie === undefined ? responseHeaders : withCookies(responseHeaders, [cookie]), body: head ? undefined : body, payload };
   } catch (fault) {
     // Where nothing should throw (an `Accept` that cannot be read, say): a masked 500 of constants.
     settings.report(status < 500 ? fault : reported, { requestId: instance, status: INTERNAL.status, request });

@@ -22,7 +22,7 @@ import { toFetch } from '../../src/adapters/fetch.js';
 import { toHono } from '../../src/adapters/hono.js';
 import { toKoa } from '../../src/adapters/koa.js';
 import { toNodeListener } from '../../src/adapters/node.js';
-import { createApi, endpoint, type Api, type ErrorInfo } from '../../src/index.js';
+import { createApi, endpoint, UnauthorizedError, type Api, type ErrorInfo } from '../../src/index.js';
 import { createTestClient, createTestContext } from '../../src/testing.js';
 import { createClient } from '../../src/client/index.js';
 
@@ -225,6 +225,18 @@ describe('in memory', () => {
     const app = new Hono();
     app.use(toHono(api));
     expect((await app.request('/session')).headers.getSetCookie()).toEqual([SESSION_LINE, THEME_LINE]);
+  });
+
+  it('an error’s set-cookie header (a 401 that ends the session) is a list of one line too', async () => {
+    const api = createApi({
+      authenticate: () => {
+        throw new UnauthorizedError('The session has expired', { headers: { 'set-cookie': 'session=; Max-Age=0; Path=/' } });
+      },
+      endpoints: [endpoint('GET', '/me', { handle: () => ({}) })],
+    });
+    const response = await api.handle({ method: 'GET', url: '/me' });
+    expect(response.status).toBe(401);
+    expect(response.headers['set-cookie']).toEqual(['session=; Max-Age=0; Path=/']);
   });
 
   it('ctx.set of Set-Cookie replaces the lines before it; ctx.append adds one', () => {
