@@ -351,7 +351,8 @@ describe('ctx.cookies', () => {
     const header = `${'a;'.repeat(200_000)}b=1`;
     const started = performance.now();
     expect(createTestContext({ request: { method: 'GET', url: '/', headers: { cookie: header } } }).cookies).toEqual({ b: '1' });
-    expect(performance.now() - started).toBeLessThan(500);
+    // One pass is a few milliseconds; a scan to the "=" from each part would be 2 * 10^10 steps.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('reads the Cookie header of a test context’s headers', () => {
