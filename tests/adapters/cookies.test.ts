@@ -322,6 +322,7 @@ describe('refused', () => {
     ['session', 'x', { domain: 'app.example; HttpOnly' }, 'ctx.cookie: cookie "session": domain must be a host name (RFC 1034), such as "app.example"'],
     ['session', 'x', { domain: `${'a'.repeat(64)}.example` }, 'domain must be a host name'],
     ['session', 'x', { path: 'users' }, 'ctx.cookie: cookie "session": path must start with "/" and hold no ";" or control character'],
+    ['session', 'x', { path: 'app/users' }, 'path must start with "/"'],
     ['session', 'x', { sameSite: 'Lax' }, "ctx.cookie: cookie \"session\": sameSite must be 'strict', 'lax' or 'none'"],
     ['session', 'x', { priority: 'urgent' }, "ctx.cookie: cookie \"session\": priority must be 'low', 'medium' or 'high'"],
     ['session', 'x', { partitioned: true, secure: false }, 'ctx.cookie: cookie "session": browsers drop it without Secure'],
@@ -334,6 +335,7 @@ describe('refused', () => {
   it.each([
     ['a name and value of 4096 bytes', 's', 'x'.repeat(4095), {}],
     ['a one-letter domain label, a two-letter one and three labels', 'session', 'x', { domain: 'a.ab.example' }],
+    ['a one-letter last domain label', 'session', 'x', { domain: 'app.e' }],
     ['a domain label of 63 letters', 'session', 'x', { domain: `${'a'.repeat(63)}.example` }],
     ['a __Host- cookie with its defaults', '__Host-id', 'x', {}],
     ['a name that only holds "__Host-" without Secure', 'x__Host-', 'x', { secure: false }],
