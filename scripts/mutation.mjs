@@ -50,6 +50,8 @@ const TESTS = {
   'src/conventions/merge-patch/index.ts': ['tests/conventions/merge-patch/*.test.ts'],
   'src/conventions/tracing/index.ts': ['tests/conventions/tracing/*.test.ts'],
   'src/conventions/tracing/server-span.ts': ['tests/conventions/tracing/*.test.ts'],
+  'src/core/cookies.ts': ['tests/adapters/cookies.test.ts'],
+  'src/core/context.ts': ['tests/core/reply.test.ts', 'tests/adapters/cookies.test.ts'],
   'src/core/answers.ts': ['tests/core/answers*.test.ts', 'tests/core/api.test.ts', 'tests/core/response.test.ts', 'tests/core/respond.test.ts', 'tests/core/location.test.ts', 'tests/core/problem-body.test.ts', 'tests/core/reply.test.ts', 'tests/core/policy*.test.ts'],
   'src/store/memory.ts': ['tests/store/memory.test.ts', 'tests/store/store-properties.test.ts'],
   'src/store/expiry-heap.ts': ['tests/store/memory.test.ts', 'tests/store/store-properties.test.ts'],

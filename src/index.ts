@@ -1,4 +1,5 @@
-export type { ApiRequest, ApiResponse, ErrorInfo, HeaderRecord, QueryRecord } from './core/contract.js';
+export type { ApiRequest, ApiResponse, ErrorInfo, HeaderRecord, QueryRecord, ResponseHeaders } from './core/contract.js';
+export type { CookieOptions } from './core/cookies.js';
 export type { Method } from './core/http.js';
 export { ERROR_CODES, type ErrorCode } from './core/error-codes.js';
 export {

@@ -41,7 +41,8 @@ export interface TestContextParts<Params, Query, Headers, Body, Caller, Paged, S
  * A context for calling a handler directly: every part you leave out is empty (`sort` is `[]`,
  * `filter` is `{}`, `page` and `item` are undefined). A collection's handlers read `ctx.item`,
  * `ctx.page`, `ctx.sort` and `ctx.filter` too: give them here as the pipeline would. What the
- * handler sets with `ctx.set` and `ctx.outcome` is in `ctx.reply`.
+ * handler sets with `ctx.set`, `ctx.append`, `ctx.cookie` and `ctx.outcome` is in `ctx.reply`;
+ * `ctx.cookies` reads the `cookie` of `headers` (or of `request.headers`, given a request).
  *
  * @example
  * const ctx = createTestContext({ params: { id: 7 }, principal: { id: 1 } });
@@ -63,7 +64,9 @@ export function createTestContext<
   checkOptions('createTestContext()', parts, PARTS);
   checkPage(parts.page);
   checkSort(parts.sort);
-  const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, (parts.headers ?? {}) as HeaderRecord, parts.request ?? { method: 'GET', url: '/' }, undefined, parts.id ?? 'test', parts.log ?? SILENT_LOGGER);
+  const headers = (parts.headers ?? {}) as HeaderRecord;
+  // Without a request of its own, the context's headers are the request's: `ctx.cookies` reads its Cookie header.
+  const ctx = new RequestContext(parts.params ?? {}, (parts.query ?? {}) as QueryRecord, headers, parts.request ?? { method: 'GET', url: '/', headers }, undefined, parts.id ?? 'test', parts.log ?? SILENT_LOGGER);
   ctx.body = parts.body;
   ctx.principal = parts.principal;
   ctx.item = parts.item;

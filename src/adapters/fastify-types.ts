@@ -33,7 +33,8 @@ export interface FastifyReplyLike {
   /** Node's response, whose `finish` tells when an answer that closes the connection is written. */
   readonly raw?: FinishingResponse | undefined;
   code(status: number): FastifyReplyLike;
-  header(name: string, value: string): FastifyReplyLike;
+  /** Fastify's `header`: an array of `set-cookie` lines is added to those already set. */
+  header(name: string, value: string | string[]): FastifyReplyLike;
   type(contentType: string): FastifyReplyLike;
   send(payload?: unknown): FastifyReplyLike;
 }

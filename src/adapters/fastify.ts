@@ -182,7 +182,7 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
   // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`
   // (and `headers`, which lists the keys and calls it per name) would lower-case the name again.
   for (const name in headers) {
-    if (name === 'content-type') reply.type(headers[name]!);
+    if (name === 'content-type') reply.type(headers[name] as string);
     else reply.header(name, headers[name]!);
   }
   if (settleUnreadBody(raw, reply.raw)) reply.header('connection', 'close');

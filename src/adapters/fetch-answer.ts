@@ -3,7 +3,7 @@
  * (restcanon/fetch, restcanon/hono): the rest of a body the API left unread settled first, on
  * `node:http` through Node's own request and response when the host passes them.
  */
-import type { ApiRequest, ApiResponse } from '../core/contract.js';
+import type { ApiRequest, ApiResponse, ResponseHeaders } from '../core/contract.js';
 import type { Api, RespondOptions } from '../core/api.js';
 import { settleFetchBody } from './fetch-body.js';
 import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
@@ -52,7 +52,24 @@ function isNodeHost(host: unknown): host is NodeHost {
  * return toFetchResponse(await api.handle(fromFetchRequest(request)));
  */
 export function toFetchResponse(response: ApiResponse): Response {
-  return new Response(bodyOf(response.payload), { status: response.status, headers: response.headers });
+  return new Response(bodyOf(response.payload), { status: response.status, headers: fetchHeaders(response.headers) });
+}
+
+/**
+ * An answer's headers as a Fetch `Headers`: each line of `Set-Cookie` appended, so that
+ * `getSetCookie()` gives them one by one, where a record would join them into one value.
+ *
+ * @example
+ * fetchHeaders({ 'set-cookie': ['a=1', 'b=2'] }).getSetCookie(); // ['a=1', 'b=2']
+ */
+export function fetchHeaders(headers: ResponseHeaders): HeadersInit {
+  const cookies = headers['set-cookie'];
+  // Without `set-cookie`, every value is one string.
+  if (cookies === undefined) return headers as Record<string, string>;
+  const fetched = new Headers();
+  for (const name in headers) if (name !== 'set-cookie') fetched.set(name, headers[name] as string);
+  for (const line of cookies) fetched.append('set-cookie', line);
+  return fetched;
 }
 
 function bodyOf(payload: string | Uint8Array | undefined): BodyInit | null {

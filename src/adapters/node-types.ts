@@ -3,7 +3,7 @@
  * serves, and what Express and Fastify hand on from `node:http`. The types are structural, so that
  * `node:http`, `node:https` and the `node:http2` compatibility API all fit.
  */
-import type { HeaderRecord } from '../core/contract.js';
+import type { HeaderRecord, ResponseHeaders } from '../core/contract.js';
 import type { ClosingSocket } from './unread-body.js';
 
 /**
@@ -45,7 +45,9 @@ export interface NodeResponse {
   readonly req?: NodeRequest | undefined;
   /** Node's `once`: the socket of an answer that closes the connection is kept half-open a moment after `finish`. */
   once?(event: 'finish', listener: () => void): unknown;
-  writeHead(status: number, headers: Record<string, string>): unknown;
+  /** Node's `getHeader`: a cookie the host set before the API answered is sent beside the API's. */
+  getHeader?(name: string): number | string | readonly string[] | undefined;
+  writeHead(status: number, headers: ResponseHeaders): unknown;
   end(payload?: string | Uint8Array): unknown;
   destroy(): unknown;
 }

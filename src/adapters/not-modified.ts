@@ -3,7 +3,8 @@
  * `etag` setting gives a successful GET an `ETag`, as its `res.send` does on every other route):
  * which answers a cache can validate, and the 304 when the request's copy is current.
  */
-import type { ApiResponse, HeaderRecord } from '../core/contract.js';
+import type { ApiResponse, HeaderRecord, ResponseHeaders } from '../core/contract.js';
+import { headerText } from '../core/http.js';
 import { CACHE_HEADERS, dateSeconds, evaluate } from '../conventions/conditional/conditions.js';
 
 /**
@@ -35,15 +36,17 @@ export function isValidatable(method: string | undefined, response: ApiResponse)
  */
 export function notModifiedAnswer(headers: HeaderRecord, response: ValidatableAnswer): ApiResponse | undefined {
   if (!isFresh(headers, response)) return undefined;
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) if (name === 'etag' || CACHE_HEADERS.includes(name) || name.startsWith('access-control-')) kept[name] = value;
+  const kept: ResponseHeaders = {};
+  // Set-Cookie too: a cookie is no part of the representation, and a 304 must not lose it.
+  for (const [name, value] of Object.entries(response.headers)) if (name === 'etag' || name === 'set-cookie' || CACHE_HEADERS.includes(name) || name.startsWith('access-control-')) kept[name] = value;
   if (kept.etag === undefined && response.headers['last-modified'] !== undefined) kept['last-modified'] = response.headers['last-modified'];
   return { status: 304, headers: kept, body: undefined, payload: undefined };
 }
 
 /** Whether a GET's copy is current, as the answer's validators say. */
 function isFresh(headers: HeaderRecord, response: ApiResponse): boolean {
-  const { etag, 'last-modified': lastModified } = response.headers;
+  const etag = headerText(response.headers.etag);
+  const lastModified = headerText(response.headers['last-modified']);
   if (etag === undefined && lastModified === undefined) return false;
   const current = { etag, lastModified, seconds: dateSeconds(lastModified) };
   // If-Match and If-Unmodified-Since are left out: they ask for a 412, which is the API's to answer.

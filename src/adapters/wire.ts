@@ -1,10 +1,10 @@
 /**
- * An `ApiResponse` written to Node's response, as the node and Express adapters send it: its headers
- * with `Content-Length`, its payload (none for HEAD and the statuses without a body, where the core
+ * An `ApiResponse` written to Node's response, as the node, Express and Koa adapters send it: its
+ * headers with `Content-Length` (`Set-Cookie` one line per cookie, after those the host set), its payload (none for HEAD and the statuses without a body, where the core
  * leaves it out), and, before the answer goes out, the rest of a request body the API did not read
  * settled, with `Connection: close` when it is left unread.
  */
-import type { ApiResponse } from '../core/contract.js';
+import type { ApiResponse, ResponseHeaders } from '../core/contract.js';
 import type { NodeRequest, NodeResponse } from './node-types.js';
 import { settleUnreadBody } from './unread-body.js';
 
@@ -31,11 +31,15 @@ export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void
  * const response = await api.handle(fromNodeRequest(req));
  * writeNodeResponse(res, response, response.headers, req);
  */
-export function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: Record<string, string>, req: NodeRequest | undefined): void {
+export function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: ResponseHeaders, req: NodeRequest | undefined): void {
   try {
     if (res.headersSent || res.writableEnded || res.destroyed) return;
     const { payload } = response;
     if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
+    // writeHead replaces a header the host set already; cookies (a session's, a CSRF token's) add up instead.
+    const cookies = headers['set-cookie'];
+    const earlier = cookies === undefined ? undefined : res.getHeader?.('set-cookie');
+    if (earlier !== undefined) headers = Object.assign({}, headers, { 'set-cookie': [...(typeof earlier === 'object' ? earlier : [String(earlier)]), ...cookies!] });
     // A copy: without a payload, sendNodeResponse passes the caller's own headers.
     if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
     res.writeHead(response.status, headers);

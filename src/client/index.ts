@@ -289,7 +289,9 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
         ? api.handle(apiRequest)
         : Promise.race([api.handle(apiRequest), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
       ({ status } = response);
-      answerHeaders = new Headers(response.headers);
+      answerHeaders = new Headers();
+      // Line by line: `Set-Cookie` is a list, which `getSetCookie()` gives back one by one.
+      for (const [name, value] of Object.entries(response.headers)) for (const line of [value].flat()) answerHeaders.append(name, line);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
     }
     let value: unknown = text === '' ? undefined : text;

@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiResponse, HeaderRecord } from './contract.js';
+import type { ApiRequest, ApiResponse, HeaderRecord, ResponseHeaders } from './contract.js';
 import { addVary, isEmptyBodyStatus } from './http.js';
 import { DEFAULT_CHALLENGE, FORBIDDEN_ITEM, InternalServerError, MISSING_ITEM, NotFoundError, problemOf, withoutStack, type ErrorFacts } from './errors.js';
 import { snapshotOf } from './error-facts.js';
@@ -120,7 +120,9 @@ export function problemAnswer(settings: Settings, { facts, reported }: Failure, 
     responseHeaders['content-type'] = contentType;
     // Reported once the answer is built, so that an error that fails to build one is reported once.
     if (status >= 500) settings.report(reported, { requestId: instance, status, request });
-    return { status, headers: responseHeaders, body: head ? undefined : body, payload };
+    // An error's one cookie (a 401 that ends a session) is a list of one line, as every answer's.
+    const cookie = responseHeaders['set-cookie'];
+    return { status, headers: cookie === undefined ? responseHeaders : withCookies(responseHeaders, [cookie]), body: head ? undefined : body, payload };
   } catch (fault) {
     // Where nothing should throw (an `Accept` that cannot be read, say): a masked 500 of constants.
     settings.report(status < 500 ? fault : reported, { requestId: instance, status: INTERNAL.status, request });
@@ -142,6 +144,7 @@ export function succeed(exchange: Exchange): ApiResponse {
   // What the handler set comes first: the headers restcanon sets below win over its own.
   const reply = ctx.reply === undefined ? undefined : checkedReply(ctx.reply, compiled.choices);
   const headers: Record<string, string> = reply === undefined ? {} : reply.headers;
+  const cookies = reply?.cookies;
   if (settings.vary) addVary(headers, 'Accept');
   let status: number;
   let body: unknown = result;
@@ -164,7 +167,7 @@ export function succeed(exchange: Exchange): ApiResponse {
   // What the endpoint's conventions add: a validator, a page around a list's items.
   if (compiled.answer !== undefined) body = compiled.answer(exchange, headers, body, status);
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
-    return { status, headers, body: undefined, payload: undefined };
+    return { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: undefined, payload: undefined };
   }
   // Before the response schema cuts it: cut, a stream would go out as the plain object of its fields.
   const why = whyUnwritable(body);
@@ -173,7 +176,13 @@ export function succeed(exchange: Exchange): ApiResponse {
   const { format } = exchange;
   const payload = compiled.stringify !== undefined && format.type === 'application/json' ? payloadOf(compiled.stringify(body), 'compiled application/json') : payloadOf(format.serialize(body), format.type);
   headers['content-type'] = format.contentType;
-  return { status, headers, body, payload };
+  return { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body, payload };
+}
+
+/** An answer's headers with the lines of its `Set-Cookie`. */
+function withCookies(headers: ResponseHeaders, cookies: string[]): ResponseHeaders {
+  headers['set-cookie'] = cookies;
+  return headers;
 }
 
 /**

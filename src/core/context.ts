@@ -1,11 +1,12 @@
-import type { ApiRequest, HeaderRecord, Logger, QueryRecord } from './contract.js';
+import type { ApiRequest, HeaderRecord, Logger, QueryRecord, ResponseHeaders } from './contract.js';
+import { cookiesOf, setCookieLine, type CookieOptions } from './cookies.js';
 import type { Reply, ChosenOutcome } from './endpoint.js';
-import { answerHeader } from './http.js';
+import { answerHeader, checkHeader } from './http.js';
 
 /**
- * The context a handler receives, as one class: what `ctx.set` and `ctx.outcome` record lives on
- * the context itself, and their code on the prototype, so that a request allocates nothing for them
- * until a handler uses them.
+ * The context a handler receives, as one class: what `ctx.set`, `ctx.append` and `ctx.outcome`
+ * record lives on the context itself, and their code on the prototype, so that a request allocates
+ * nothing for them until a handler uses them; its cookies are parsed the first time it reads them.
  */
 
 /** The state of a request that no extension gave any: one frozen object, so that a request allocates none. */
@@ -27,6 +28,8 @@ export class RequestContext {
   reply: Reply | undefined;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
   readonly choices: ReadonlySet<string> | undefined;
+  /** The request's cookies, once `cookies` was read. */
+  private parsedCookies: Readonly<Record<string, string>> | undefined;
 
   constructor(params: unknown, query: QueryRecord, headers: HeaderRecord, request: ApiRequest, choices: ReadonlySet<string> | undefined, id: string, log: Logger) {
     this.params = params;
@@ -43,11 +46,26 @@ export class RequestContext {
     this.log = log;
     this.reply = undefined;
     this.choices = choices;
+    this.parsedCookies = undefined;
+  }
+
+  get cookies(): Readonly<Record<string, string>> {
+    return (this.parsedCookies ??= cookiesOf(this.request.headers));
   }
 
   set(name: string, value: string): void {
     const lower = answerHeader('ctx.set', name, value);
-    (this.reply ??= { headers: {}, outcome: undefined }).headers[lower] = value;
+    (this.reply ??= { headers: {}, outcome: undefined }).headers[lower] = lower === 'set-cookie' ? [value] : value;
+  }
+
+  append(name: string, value: string): void {
+    const lower = answerHeader('ctx.append', name, value);
+    appendHeader((this.reply ??= { headers: {}, outcome: undefined }).headers, lower, value);
+  }
+
+  cookie(name: string, value: string, options?: CookieOptions): void {
+    const line = setCookieLine('ctx.cookie', name, value, options);
+    appendHeader((this.reply ??= { headers: {}, outcome: undefined }).headers, 'set-cookie', line);
   }
 
   outcome(outcome: ChosenOutcome): void {
@@ -71,14 +89,32 @@ export function contextWith<Ctx extends object>(ctx: Ctx, changes: Partial<Ctx>)
 }
 
 /**
+ * Adds a value to a header: `set-cookie` gets one more line; any other header, whose values form a
+ * list (RFC 9110 section 5.3), the value after a comma.
+ */
+function appendHeader(headers: ResponseHeaders, lower: string, value: string): void {
+  const existing = headers[lower];
+  if (lower === 'set-cookie') headers['set-cookie'] = existing === undefined ? [value] : [...(existing as string[]), value];
+  else headers[lower] = existing === undefined ? value : `${existing as string}, ${value}`;
+}
+
+/** What a handler recorded, as {@link checkedReply} gives it: `set-cookie`'s lines apart from the headers of one value each. */
+export interface CheckedReply {
+  headers: Record<string, string>;
+  cookies: string[] | undefined;
+  outcome: Reply['outcome'];
+}
+
+/**
  * What a handler recorded for its answer, read once and checked again as the answer reads it: a
- * handler can write to `ctx.reply` directly, past the checks of `set` and `outcome`. A header that
- * `set` would refuse, or an outcome the endpoint may not choose, throws a `TypeError`.
+ * handler can write to `ctx.reply` directly, past the checks of `set`, `append` and `outcome`. A
+ * header that `set` would refuse, or an outcome the endpoint may not choose, throws a `TypeError`.
+ * `set-cookie` is a string or an array of them, each a line.
  *
  * @example
- * const { headers, outcome } = checkedReply(ctx.reply, compiled.choices);
+ * const { headers, cookies, outcome } = checkedReply(ctx.reply, compiled.choices);
  */
-export function checkedReply(reply: unknown, choices: ReadonlySet<string>): Reply {
+export function checkedReply(reply: unknown, choices: ReadonlySet<string>): CheckedReply {
   if (typeof reply !== 'object' || reply === null) throw new TypeError('ctx.reply: a handler replaced it with something that is no object; use ctx.set and ctx.outcome');
   const { headers: given, outcome } = reply as Partial<Reply>;
   if (outcome !== undefined && !choices.has(outcome)) {
@@ -86,9 +122,16 @@ export function checkedReply(reply: unknown, choices: ReadonlySet<string>): Repl
   }
   if (typeof given !== 'object' || given === null) throw new TypeError('ctx.reply: its headers are no object; use ctx.set');
   const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
   for (const name of Object.keys(given)) {
     const value: unknown = given[name];
-    headers[answerHeader('ctx.reply', name, value)] = value as string;
+    if (name.toLowerCase() === 'set-cookie' && Array.isArray(value)) {
+      cookies = value.map((line: unknown) => (checkHeader('ctx.reply', name, line), line as string));
+    } else {
+      const lower = answerHeader('ctx.reply', name, value);
+      if (lower === 'set-cookie') cookies = [value as string];
+      else headers[lower] = value as string;
+    }
   }
-  return { headers, outcome };
+  return { headers, cookies, outcome };
 }

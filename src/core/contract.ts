@@ -57,7 +57,19 @@ export interface Logger {
 }
 
 /**
- * What the core answers: the status, the headers (lower-cased names), the body as a value (a result
+ * The headers of an answer, lower-cased names: one string each, but `set-cookie`, the list of its
+ * lines, which cannot be joined into one (RFC 6265 section 3; a cookie's `Expires` has a comma).
+ *
+ * @example
+ * const headers: ResponseHeaders = { link: '</users?page=2>; rel="next", </users?page=9>; rel="last"', 'set-cookie': ['a=1', 'b=2'] };
+ */
+export interface ResponseHeaders {
+  [name: string]: string | string[];
+  'set-cookie'?: string[];
+}
+
+/**
+ * What the core answers: the status, the headers (lower-cased names; `set-cookie` the list of its lines), the body as a value (a result
  * or a problem object, for tests to read) and the payload as it goes on the wire (for adapters).
  *
  * @example
@@ -67,7 +79,7 @@ export interface Logger {
  */
 export interface ApiResponse {
   status: number;
-  headers: Record<string, string>;
+  headers: ResponseHeaders;
   body: unknown;
   payload: string | Uint8Array | undefined;
 }

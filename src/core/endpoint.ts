@@ -1,5 +1,6 @@
 import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
-import type { ApiRequest, HeaderRecord, Logger, QueryRecord } from './contract.js';
+import type { ApiRequest, HeaderRecord, Logger, QueryRecord, ResponseHeaders } from './contract.js';
+import type { CookieOptions } from './cookies.js';
 import type { Method } from './http.js';
 import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
 import type { Operation } from './policy.js';
@@ -94,6 +95,29 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
    */
   set(name: string, value: string): void;
   /**
+   * Adds a value to a header of the success answer: `Set-Cookie` goes out as one line per value;
+   * any other header gets the value after a comma (`Link`, `Vary`, `Cache-Control`: RFC 9110
+   * section 5.3). The headers `set` refuses, `append` refuses too.
+   *
+   * @example
+   * ctx.append('Link', '</users/7/orders>; rel="orders"');
+   */
+  append(name: string, value: string): void;
+  /**
+   * Sends a cookie with the success answer: one more `Set-Cookie` line, `Path=/; HttpOnly; Secure;
+   * SameSite=Lax` unless the options say otherwise. A name that is no token or a value outside
+   * RFC 6265's cookie-octets (a `;`, a space, CR or LF) throws: encode other text first.
+   *
+   * @example
+   * ctx.cookie('session', token, { maxAge: 3600 });
+   */
+  cookie(name: string, value: string, options?: CookieOptions): void;
+  /**
+   * The cookies of the request's `Cookie` header by name, parsed when first read and frozen: a
+   * name sent twice keeps its first value, a percent-encoded value is decoded.
+   */
+  readonly cookies: Readonly<Record<string, string>>;
+  /**
    * Answers with another success outcome than the operation's, one the endpoint declares in
    * `outcomes` (`accepted` for work that goes on, `empty` for nothing to send); the policy gives its
    * status. Any other throws: errors are thrown, never chosen.
@@ -102,13 +126,13 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
    * ctx.outcome('accepted'); // 202
    */
   outcome(outcome: ChosenOutcome): void;
-  /** What `set` and `outcome` recorded; undefined until one is called. */
+  /** What `set`, `append`, `cookie` and `outcome` recorded; undefined until one is called. */
   readonly reply: Reply | undefined;
 }
 
-/** What a handler set for its answer with `ctx.set` and `ctx.outcome`. */
+/** What a handler set for its answer with `ctx.set`, `ctx.append`, `ctx.cookie` and `ctx.outcome`. */
 export interface Reply {
-  headers: Record<string, string>;
+  headers: ResponseHeaders;
   outcome: ChosenOutcome | undefined;
 }
 

@@ -2,6 +2,7 @@
  * HTTP vocabulary as data: methods, reason phrases and the statuses that never carry a body.
  * Behaviour elsewhere is derived from these tables rather than from scattered literals.
  */
+import type { ResponseHeaders } from './contract.js';
 
 /** The methods restcanon routes. Any other method on a known path answers 405. */
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -194,6 +195,16 @@ export function mergeVary(existing: string | undefined, names: string): string {
  * @example
  * addVary(headers, 'Accept');
  */
-export function addVary(headers: Record<string, string>, names: string): void {
-  headers.vary = mergeVary(headers.vary, names);
+export function addVary(headers: ResponseHeaders, names: string): void {
+  headers.vary = mergeVary(headerText(headers.vary), names);
+}
+
+/**
+ * A header's value as one string: the lines of a list joined with commas (RFC 9110 section 5.3).
+ *
+ * @example
+ * headerText(['Accept', 'Origin']); // 'Accept, Origin'
+ */
+export function headerText(value: string | readonly string[] | undefined): string | undefined {
+  return value === undefined || typeof value === 'string' ? value : value.join(', ');
 }

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Api } from '../../src/index.js';
+import { textHeaders } from '../helpers/headers.js';
 import fc from 'fast-check';
 import { BODY_LIMIT, fixtureApi, SECRET, type Fixture, type Note } from '../fixture/api.js';
 import { PAGING_SEED, walkPages, walks, type PageAnswer } from '../helpers/paging.js';
@@ -107,7 +108,7 @@ async function inMemory(api: Api, url: string, exchange: Exchange, baseUrl: stri
   if (body !== undefined && exchange.chunked !== true) headers['content-length'] = String(Buffer.byteLength(body));
   const response = await api.handle({ method: exchange.method, url, headers, body, ...(baseUrl === undefined ? {} : { baseUrl }) });
   const payload = response.payload;
-  return { status: response.status, headers: response.headers, text: payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.from(payload).toString() };
+  return { status: response.status, headers: textHeaders(response.headers), text: payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.from(payload).toString() };
 }
 
 function apiHeaders(headers: Record<string, string>, ignore: readonly string[]): Record<string, string> {

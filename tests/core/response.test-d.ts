@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { collection, endpoint, type InferInput } from '../../src/index.js';
+import { collection, endpoint, type ApiResponse, type InferInput } from '../../src/index.js';
 
 const User = z.object({ id: z.number(), name: z.string() });
 type User = InferInput<typeof User>;
@@ -64,6 +64,25 @@ describe('results are checked against response schemas', () => {
     collection('users', {
       item: User,
       list: { response: z.object({ items: z.array(User) }), handle: (): { items: User[] } => ({ items: [] }) },
+    });
+  });
+});
+
+describe('headers of several values and cookies', () => {
+  it('an answer’s set-cookie is the list of its lines; ctx.append, ctx.cookie and ctx.cookies are typed', () => {
+    expectTypeOf<ApiResponse['headers']['set-cookie']>().toEqualTypeOf<string[] | undefined>();
+    expectTypeOf<ApiResponse['headers']['link']>().toEqualTypeOf<string | string[]>();
+    endpoint('GET', '/me', {
+      handle: (ctx) => {
+        expectTypeOf(ctx.cookies).toEqualTypeOf<Readonly<Record<string, string>>>();
+        ctx.append('Link', '</a>; rel="a"');
+        ctx.cookie('theme', 'dark', { maxAge: 60, sameSite: 'strict' });
+        // @ts-expect-error: SameSite is one of three
+        ctx.cookie('theme', 'dark', { sameSite: 'sometimes' });
+        // @ts-expect-error: an unknown option
+        ctx.cookie('theme', 'dark', { maxage: 60 });
+        return {};
+      },
     });
   });
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRequest, RouteInfo } from 'restcanon';
 import { toNodeListener } from '../../src/adapters/node.js';
 import type { OpenApiDocument } from '../../src/openapi/index.js';
+import { headerText } from '../helpers/headers.js';
 import { createConduitApi } from '../../examples/conduit/api.mjs';
 import { addUser, emptyConduitDatabase, openConduitDatabase } from '../../examples/conduit/store.mjs';
 import { downDatabase, OPEN_TIMEOUT } from '../helpers/demo-database.js';
@@ -482,7 +483,7 @@ for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefine
           const response = await (isDown === true ? down : api).handle(request(route));
           const listed = operation.responses[response.status];
           expect(listed, `${key}, ${name}: ${response.status} is not in the document`).toBeDefined();
-          const type = response.headers['content-type']?.split(';')[0];
+          const type = headerText(response.headers['content-type'])?.split(';')[0];
           if (type === undefined) expect(response.payload, `${key}, ${name}`).toBeUndefined();
           else expect(Object.keys(listed!.content ?? {}), `${key}, ${name}`).toContain(type);
           if (response.headers.location !== undefined) expect(listed!.headers ?? {}, `${key}, ${name}: Location`).toHaveProperty('Location');

@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import type { ApiRequest, ApiResponse, HeaderRecord } from '../../src/index.js';
+import { textHeaders } from '../helpers/headers.js';
 import type { FuzzRequest } from './arbitraries.js';
 import { ALL_SECRETS, BODY_SCHEMAS, Id, NUMERIC_PARAMS, PUBLIC_ENDPOINTS, type FuzzFixture, type HandlerCall } from './fuzz-api.js';
 
@@ -28,7 +29,7 @@ export interface Answer {
 /** The answer `api.handle` gives, as an adapter would write it. */
 export function answerOf(response: ApiResponse): Answer {
   const { payload } = response;
-  return { status: response.status, headers: response.headers, text: payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.from(payload).toString('utf8') };
+  return { status: response.status, headers: textHeaders(response.headers), text: payload === undefined ? '' : typeof payload === 'string' ? payload : Buffer.from(payload).toString('utf8') };
 }
 
 /** The parts of an answer every adapter must reproduce: no framing headers, no random problem ids. */

@@ -10,6 +10,7 @@ import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type Ap
 import { createDemoApi } from '../../examples/demo-api.mjs';
 import { OPEN_TIMEOUT, downDatabase, openDemoDatabase, resetDemoData } from '../helpers/demo-database.js';
 import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../src/openapi/index.js';
+import { headerText } from '../helpers/headers.js';
 
 type Database = Awaited<ReturnType<typeof openDemoDatabase>>;
 // No deadline: the probes cannot make a demo handler hang, so a listed 503 could never be observed.
@@ -69,7 +70,7 @@ async function documentOf(api: Api): Promise<OpenApiDocument> {
 function expectDescribed(document: OpenApiDocument, route: RouteInfo, response: ApiResponse, probe: string): void {
   const listed = document.paths[toOpenApiPath(route.path)]![verbOf(route.method)]!.responses[response.status];
   expect(listed, `${route.method} ${route.path}, ${probe}: ${response.status} is not in the document`).toBeDefined();
-  const contentType = response.headers['content-type']?.split(';')[0];
+  const contentType = headerText(response.headers['content-type'])?.split(';')[0];
   if (contentType === undefined) expect(response.payload).toBeUndefined();
   else expect(Object.keys((listed!.content ?? {}) as object), `${route.method} ${route.path}, ${probe}`).toContain(contentType);
   if (response.headers.location !== undefined) expect(listed!.headers).toHaveProperty('Location');

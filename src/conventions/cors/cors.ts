@@ -1,5 +1,5 @@
-import type { ApiRequest, HeaderRecord } from '../../core/contract.js';
-import { HEADER_NAME, mergeVary, METHODS } from '../../core/http.js';
+import type { ApiRequest, HeaderRecord, ResponseHeaders } from '../../core/contract.js';
+import { HEADER_NAME, headerText, mergeVary, METHODS } from '../../core/http.js';
 import { remember } from '../../core/memo.js';
 import { checkOptions } from '../../core/options.js';
 import { single } from '../../core/request.js';
@@ -306,8 +306,8 @@ export function responseHeaders(policy: CorsPolicy, allowOrigin: string, method:
  * @example
  * applyCors(response.headers, responseHeaders(policy, origin, 'GET'), 'Origin');
  */
-export function applyCors(target: Record<string, string>, grant: Record<string, string> | undefined, varyNames: string): void {
+export function applyCors(target: ResponseHeaders, grant: Record<string, string> | undefined, varyNames: string): void {
   for (const name in target) if (name.startsWith('access-control-')) delete target[name];
   if (grant !== undefined) Object.assign(target, grant);
-  target.vary = mergeVary(target.vary, varyNames);
+  target.vary = mergeVary(headerText(target.vary), varyNames);
 }

@@ -44,7 +44,11 @@ const NOT_KEPT: ReadonlySet<string> = new Set([
  */
 export function keptRecord(fingerprint: string, response: ApiResponse): string {
   const headers: Record<string, string> = {};
-  for (const name of Object.keys(response.headers)) if (!NOT_KEPT.has(name.toLowerCase())) headers[name] = response.headers[name]!;
+  for (const name of Object.keys(response.headers)) {
+    const value = response.headers[name];
+    // Only Set-Cookie has several lines, and it is not kept.
+    if (typeof value === 'string' && !NOT_KEPT.has(name.toLowerCase())) headers[name] = value;
+  }
   const { body, payload } = response;
   const record: { -readonly [K in keyof Kept]: Kept[K] } = { state: 'kept', fingerprint, status: response.status, headers };
   if (body !== undefined) record.body = JSON.stringify(body);

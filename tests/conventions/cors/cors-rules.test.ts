@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createApi, endpoint, type ApiResponse, type CorsOptions } from '../../../src/index.js';
+import { textHeaders } from '../../helpers/headers.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
@@ -58,7 +59,7 @@ function notesApi(cors: CorsOptions = { origins: [APP] }) {
 }
 
 function corsHeadersOf(response: ApiResponse): Record<string, string> {
-  return Object.fromEntries(Object.entries(response.headers).filter(([name]) => name.startsWith('access-control-')));
+  return Object.fromEntries(Object.entries(textHeaders(response.headers)).filter(([name]) => name.startsWith('access-control-')));
 }
 
 describe('a preflight is an OPTIONS request (Fetch standard, CORS-preflight request)', () => {

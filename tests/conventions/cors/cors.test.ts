@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { collection, createApi, createStatusPolicy, endpoint, ForbiddenError, json, text, type ApiOptions, type ApiRequest, type ApiResponse, type CorsOptions } from '../../../src/index.js';
+import { textHeaders } from '../../helpers/headers.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
@@ -83,7 +84,7 @@ function preflight(api: { handle(request: ApiRequest): Promise<ApiResponse> }, p
 
 /** The `Access-Control-*` headers of an answer. */
 function corsHeadersOf(response: ApiResponse): Record<string, string> {
-  return Object.fromEntries(Object.entries(response.headers).filter(([name]) => name.startsWith('access-control-')));
+  return Object.fromEntries(Object.entries(textHeaders(response.headers)).filter(([name]) => name.startsWith('access-control-')));
 }
 
 describe('cors: checked at definition time', () => {

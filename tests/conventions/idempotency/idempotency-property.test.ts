@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ApiResponse } from '../../../src/index.js';
 import { IDEMPOTENCY_PROBLEMS } from '../../../src/idempotency.js';
 import { memoryStore } from '../../../src/store/memory.js';
 import { createOrder, gate, ordersApi } from './orders.js';
@@ -47,7 +48,7 @@ describe('idempotency: any interleaving of retries, expiries and changed bodies'
           const found = model.get(key.replaceAll('"', ''));
           return found !== undefined && found.expiresAt > now ? found : undefined;
         };
-        const expectKnown = (response: { status: number; headers: Record<string, string>; payload: unknown }, found: Model, quantity: number) => {
+        const expectKnown = (response: ApiResponse, found: Model, quantity: number) => {
           if (found.quantity !== quantity) {
             expect(response.status).toBe(422);
             return;

@@ -6,6 +6,7 @@ import { collection, createApi, type ApiResponse, type Page } from '../../../src
 import { createTestClient } from '../../../src/testing.js';
 import { bearer, fixtureApi, type Note } from '../../fixture/api.js';
 import { linkOf, PAGING_SEED, walkPages, walks, type PageAnswer } from '../../helpers/paging.js';
+import { textHeaders } from '../../helpers/headers.js';
 import { expectProblem } from '../../helpers/problem.js';
 
 const read = () => ({ id: 1 });
@@ -374,7 +375,7 @@ describe('walking pages while notes are added (property)', () => {
           listPath: '/notes',
           get: async (url): Promise<PageAnswer> => {
             const answer = await client.get(url, { headers: bearer(walk.caller) });
-            return { status: answer.status, headers: answer.headers, body: answer.body as PageAnswer['body'] };
+            return { status: answer.status, headers: textHeaders(answer.headers), body: answer.body as PageAnswer['body'] };
           },
           insert: (fields) => store.addNote(fields),
         });
