@@ -189,15 +189,14 @@ export interface Client<A = Api, Etags extends boolean = boolean> {
  * try { bodyOf(await client.get('/users/:id', { params: { id: 9 } })); } catch (error) { if (error instanceof ClientError && error.problem.code === 'RC_NOT_FOUND') ... }
  */
 export class ClientError extends Error {
-  readonly status: number;
-  readonly problem: Problem;
-  readonly headers: Headers;
+  declare readonly status: number;
+  declare readonly problem: Problem;
+  declare readonly headers: Headers;
   constructor(failure: Failure) {
     super(`${failure.status} ${failure.problem?.title ?? ''}: ${failure.problem?.detail ?? failure.problem?.code ?? ''}`);
     this.name = 'ClientError';
-    this.status = failure.status;
-    this.problem = failure.problem;
-    this.headers = failure.headers;
+    // Declared, not initialized, fields: set once here, with no field definitions emitted before.
+    Object.assign(this, { status: failure.status, problem: failure.problem, headers: failure.headers });
   }
 }
 
@@ -218,7 +217,7 @@ const OPTIONS = ['baseUrl', 'api', 'fetch', 'headers', 'etags', 'signal', 'timeo
 /** The options of the Fetch API passed on as they are. */
 const PASSED = ['credentials', 'cache', 'keepalive', 'mode'] as const;
 
-/** The hooks of one kind, in order. */
+/** One value or a list of them as a list: the hooks of one kind in order, the lines of a header. */
 const each = <F>(hooks: Hooks<F> | undefined): readonly F[] => (hooks === undefined ? [] : ([] as F[]).concat(hooks));
 
 /** A JSON media type: `application/json`, or any `+json` (`application/problem+json`), in any case. */
@@ -291,7 +290,7 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       ({ status } = response);
       answerHeaders = new Headers();
       // Line by line: `Set-Cookie` is a list, which `getSetCookie()` gives back one by one.
-      for (const [name, value] of Object.entries(response.headers)) for (const line of [value].flat()) answerHeaders.append(name, line);
+      for (const name in response.headers) for (const line of each(response.headers[name])) answerHeaders.append(name, line);
       text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
     }
     let value: unknown = text === '' ? undefined : text;

@@ -64,8 +64,8 @@ export interface Logger {
  * const headers: ResponseHeaders = { link: '</users?page=2>; rel="next", </users?page=9>; rel="last"', 'set-cookie': ['a=1', 'b=2'] };
  */
 export interface ResponseHeaders {
+  /** `set-cookie` holds a list of lines; every other header one string. */
   [name: string]: string | string[];
-  'set-cookie'?: string[];
 }
 
 /**
