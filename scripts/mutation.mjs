@@ -38,6 +38,10 @@ const TESTS = {
   'src/core/outcomes.ts': ['tests/core/outcomes*.test.ts', 'tests/core/policy*.test.ts', 'tests/core/answers-rules.test.ts'],
   'src/conventions/merge-patch/merge-patch.ts': ['tests/conventions/merge-patch/*.test.ts'],
   'src/conventions/merge-patch/index.ts': ['tests/conventions/merge-patch/*.test.ts'],
+  'src/conventions/lists/lists.ts': ['tests/conventions/lists/*.test.ts'],
+  'src/conventions/lists/index.ts': ['tests/conventions/lists/*.test.ts'],
+  'src/core/body.ts': ['tests/core/body*.test.ts'],
+  'src/core/router.ts': ['tests/core/router*.test.ts'],
   'src/core/answers.ts': ['tests/core/answers*.test.ts', 'tests/core/api.test.ts', 'tests/core/response.test.ts', 'tests/core/respond.test.ts', 'tests/core/location.test.ts', 'tests/core/problem-body.test.ts', 'tests/core/reply.test.ts', 'tests/core/policy*.test.ts'],
 };
 
