@@ -294,3 +294,33 @@ describe('the pages around a page: next and prev, in the body and in Link (RFC 8
     expect(pageOf(await get('/rows?a=1&&li+mit=2&%E0=3&%6Cimit=1&offset=1')).next).toBe('/rows?a=1&li+mit=2&%E0=3&limit=1&offset=2');
   });
 });
+
+describe('what a list answers: a page where it pages, its items where it does not (docs/lists.md)', () => {
+  it('a list that sorts but does not page answers the array its handler returned, without links', async () => {
+    const answer = await rowsApi({ sort: ['name'] }, ROWS.slice(0, 2)).get('/rows?sort=name');
+    expect(answer.body).toEqual(ROWS.slice(0, 2));
+    expect(answer.headers).not.toHaveProperty('link');
+  });
+
+  it.each([undefined, null])('a paged list whose handler returns %s found nothing: an empty page', async (result) => {
+    const rowsCollection = collection('rows', { page: { by: 'offset' }, list: () => result as never });
+    const answer = await createApi({ resources: [rowsCollection] }).handle({ method: 'GET', url: '/rows' });
+    expect(answer).toMatchObject({ status: 200, body: { items: [], next: null, prev: null } });
+    expect(answer.headers).not.toHaveProperty('link');
+  });
+
+  it.each([[{ rows: [] }], [7]])('a paged list whose handler returns %j, which holds no items, is a masked 500 whose report says what to return', async (result) => {
+    const { get, reported } = rowsApi({ page: { by: 'offset' }, list: () => result });
+    expectProblem(await get('/rows'), { status: 500, code: 'RC_INTERNAL' });
+    expect(reported.map(({ error }) => error.message)).toEqual(['The list of /rows pages its items: return an array of at most ctx.page.limit of them']);
+  });
+
+  it('without a query schema the handler\'s ctx.query is the query as sent; with one, only what the list does not take for itself', async () => {
+    const plain = rowsApi({ page: { by: 'offset' } });
+    await plain.get('/rows?limit=2&offset=1');
+    expect(plain.received[0]!.query).toEqual({ limit: '2', offset: '1' });
+    const open = rowsApi({ query: z.looseObject({}), page: { by: 'offset' }, sort: ['name'], filter: { status: z.string() } });
+    await open.get('/rows?limit=2&offset=1&sort=name&status=paid&q=x');
+    expect(open.received[0]!.query).toEqual({ q: 'x' });
+  });
+});
