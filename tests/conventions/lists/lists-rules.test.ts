@@ -83,6 +83,8 @@ describe('the item schema and what a list sorts and pages by: a hidden field wou
 
   it('a cursor key the item schema does not send is refused, by cursor only', () => {
     expect(() => apiOf({ page: { by: 'cursor', key: 'badge' } })).toThrow(/hides "badge"/);
+    expect(() => apiOf({ page: { by: 'cursor' }, sort: ['name', 'salary'] })).toThrow(/hides "salary"/);
+    expect(() => apiOf({ page: { by: 'cursor' } })).not.toThrow();
     expect(() => apiOf({ page: { by: 'offset', key: 'badge' } })).not.toThrow();
   });
 
