@@ -33,7 +33,7 @@ import {
   type StatusPolicyOverrides,
 } from '../../src/index.js';
 import { ERROR_OUTCOMES } from '../../src/engine.js';
-import { createOpenApiDocument, type OpenApiOperation } from '../../src/openapi/document.js';
+import { createOpenApiDocument } from '../../src/openapi/document.js';
 import { expectProblem } from '../helpers/problem.js';
 
 const never = () => new Promise<never>(() => {});
@@ -204,7 +204,7 @@ describe('what each outcome means, as the OpenAPI document describes its answer 
     endpoints: [endpoint('POST', '/exports', { body: 'unvalidated', outcomes: ['accepted'], errors: everyError as never, handle: () => ({ job: 1 }) })],
   });
   const document = createOpenApiDocument(api, { info: { title: 'Notes', version: '1.0.0' } });
-  const described = (path: string, verb: string, status: number) => (document.paths[path] as Record<string, OpenApiOperation>)[verb]!.responses[status]!.description;
+  const described = (path: string, verb: 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options', status: number) => document.paths[path]![verb]!.responses[status]!.description;
 
   it.each([
     ['list', '/notes', 'get', 200, 'OK: the items'],
@@ -217,7 +217,7 @@ describe('what each outcome means, as the OpenAPI document describes its answer 
     ['accepted', '/exports', 'post', 202, 'Accepted: accepted; the work goes on after this answer'],
     ['options', '/notes', 'options', 204, 'No Content: Allow lists the methods of this path'],
     ['empty', '/notes/{id}', 'delete', 204, 'No Content: done, nothing to send'],
-  ])('%s: %s %s %i', (_outcome, path, verb, status, description) => {
+  ] as const)('%s: %s %s %i', (_outcome, path, verb, status, description) => {
     expect(described(path, verb, status)).toBe(description);
   });
 
