@@ -227,7 +227,7 @@ describe('cursors: a position the list made, for the order and filter it was mad
     expect((await get(`/rows?cursor=${valid}`)).status).toBe(200);
   });
 
-  it('the position of an item: a missing sort field is null, a Date its ISO string, a bigint its digits, a dotted field read along its path', async () => {
+  it('the position of an item: a missing sort field is null (along a path too), a Date its ISO string, a bigint its digits, a dotted field read along its path', async () => {
     // Entities that send only their id, as an ORM's may: a bigint is no JSON, but it can be a position.
     class Entity {
       constructor(fields: Record<string, unknown>) {
@@ -242,11 +242,11 @@ describe('cursors: a position the list made, for the order and filter it was mad
       new Entity({ id: 1, at: new Date(Date.UTC(2026, 0, 2)), big: 12n, customer: { name: 'Ada' }, 'plain.name': 'p' }),
       new Entity({ id: 2, at: new Date(Date.UTC(2026, 0, 3)), big: 13n, customer: { name: 'Bob' }, 'plain.name': 'q' }),
     ];
-    const { get, received, reported } = rowsApi({ page: { by: 'cursor', limit: { default: 1 } }, sort: ['missing', 'at', 'big', 'customer.name', 'plain.name'] }, rows);
-    const next = pageOf(await get('/rows?sort=missing,at,big,customer.name,plain.name')).next!;
+    const { get, received, reported } = rowsApi({ page: { by: 'cursor', limit: { default: 1 } }, sort: ['missing', 'at', 'big', 'customer.name', 'plain.name', 'missing.name'] }, rows);
+    const next = pageOf(await get('/rows?sort=missing,at,big,customer.name,plain.name,missing.name')).next!;
     const answer = await get(next);
     expect(answer.status, JSON.stringify(reported.map(({ error }) => error.message))).toBe(200);
-    expect(received[1]!.page.after).toEqual({ missing: null, at: '2026-01-02T00:00:00.000Z', big: '12', 'customer.name': 'Ada', 'plain.name': 'p', id: 1 });
+    expect(received[1]!.page.after).toEqual({ missing: null, at: '2026-01-02T00:00:00.000Z', big: '12', 'customer.name': 'Ada', 'plain.name': 'p', 'missing.name': null, id: 1 });
   });
 
   it.each([
@@ -285,8 +285,8 @@ describe('the pages around a page: next and prev, in the body and in Link (RFC 8
 
   it('RFC 3986 §2.1: a link percent-encodes what a URI cannot hold (UTF-8, two hex digits, upper case), so that a query cannot close its <...> in Link', async () => {
     const { get } = rowsApi({ query: z.looseObject({}), page: { by: 'offset', limit: { default: 1 } } });
-    const answer = await get('/rows?q=a b<c>&r="é"&t=\u0001x');
-    const next = '/rows?q=a%20b%3Cc%3E&r=%22%C3%A9%22&t=%01x&limit=1&offset=1';
+    const answer = await get('/rows?q=a b<c>&r="é"&t=\u0001x\u0010');
+    const next = '/rows?q=a%20b%3Cc%3E&r=%22%C3%A9%22&t=%01x%10&limit=1&offset=1';
     expect(pageOf(answer).next).toBe(next);
     expect(answer.headers.link).toBe(`<${next}>; rel="next"`);
   });
