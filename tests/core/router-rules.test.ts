@@ -118,10 +118,12 @@ describe('the router of restcanon/engine (createRouter)', () => {
     ]);
   });
 
-  it('refuses a second template of the same path whose params are named apart, however the names split', () => {
+  it('refuses a second template of the same path whose params are named apart, however the names split; takes one named alike', () => {
     const router = createRouter<string>();
     router.add('GET', '/pairs/:ab/:c', 'read');
     expect(() => router.add('PUT', '/pairs/:a/:bc', 'replace')).toThrow('Route /pairs/:a/:bc names its params differently from /pairs/:ab/:c; use the same names for the same path');
+    router.add('DELETE', '/pairs/:ab/:c', 'remove');
+    expect(router.find('/pairs/1/2')).toMatchObject({ route: { allow: 'GET, HEAD, DELETE, OPTIONS' }, params: { ab: '1', c: '2' } });
   });
 
   it('RFC 9112 §3.2.1: a path that does not start with "/" is no route, even where the rest of it is one', () => {
