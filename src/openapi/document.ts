@@ -298,7 +298,8 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     // The operation's own success comes first, so an `empty` that shares its status adds nothing.
     if (responses[status] !== undefined) continue;
     const empty = isEmptyBodyStatus(status) || outcome === 'empty';
-    const response: JsonSchema = { description: `${statusText(status)}: ${empty ? MEANINGS.empty : meaning}` };
+    // A 304 has no body by what it means; any other success answered without one is done, with nothing to send.
+    const response: JsonSchema = { description: `${statusText(status)}: ${empty && outcome !== 'notModified' ? MEANINGS.empty : meaning}` };
     if (!empty) response.content = successContent;
     const headers: JsonSchema = {};
     for (const part of build.parts) Object.assign(headers, part.headers?.(endpoint, outcome));

@@ -2,7 +2,8 @@
  * Each row of the outcome table as a caller of `api.handle` sees it, with the numbers written out
  * rather than read back from the table: the status of each outcome (RFC 9110 §15), which results of
  * an operation are a missing item (`item`) or the empty outcome (`mayBeEmpty`), and which errors a
- * policy may move without hiding what they say (`conceals`, docs/status-policy.md).
+ * policy may move without hiding what they say (`conceals`, docs/status-policy.md), and what each
+ * outcome means as the OpenAPI document describes its answer (`MEANINGS`).
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -31,6 +32,8 @@ import {
   type HttpError,
   type StatusPolicyOverrides,
 } from '../../src/index.js';
+import { ERROR_OUTCOMES } from '../../src/engine.js';
+import { createOpenApiDocument } from '../../src/openapi/document.js';
 import { expectProblem } from '../helpers/problem.js';
 
 const never = () => new Promise<never>(() => {});
@@ -178,5 +181,69 @@ describe('conceals: only unauthorized and forbidden hide what they say when the 
     ['forbidden', () => new ForbiddenError('This order belongs to user 2')],
   ] as const)('%s moved to 404 is answered as a plain 404: no code, detail or challenge of its own', async (outcome, error) => {
     expectProblem(await thrown(error(), { [outcome]: 404 }), { status: 404, code: 'RC_NOT_FOUND', exact: true, headers: { 'www-authenticate': undefined } });
+  });
+});
+
+describe('what each outcome means, as the OpenAPI document describes its answer (OpenAPI 3.1 §4.8.17: a response\'s description)', () => {
+  const everyError = Object.fromEntries(ERROR_OUTCOMES.map((outcome) => [outcome, {}]));
+  const api = createApi({
+    resources: [
+      collection('notes', {
+        id: z.coerce.number().int(),
+        body: 'unvalidated',
+        patch: 'unvalidated',
+        etag: (note: { version: number }) => String(note.version),
+        list: () => [],
+        read: () => ({ id: 1, version: 1 }),
+        create: () => ({ id: 1, version: 1 }),
+        replace: () => ({ id: 1, version: 1 }),
+        update: () => ({ id: 1, version: 1 }),
+        remove: () => true,
+      }),
+    ],
+    endpoints: [endpoint('POST', '/exports', { body: 'unvalidated', outcomes: ['accepted'], errors: everyError as never, handle: () => ({ job: 1 }) })],
+  });
+  const document = createOpenApiDocument(api, { info: { title: 'Notes', version: '1.0.0' } });
+  const described = (path: string, verb: 'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'options', status: number) => document.paths[path]![verb]!.responses[status]!.description;
+
+  it.each([
+    ['list', '/notes', 'get', 200, 'OK: the items'],
+    ['read', '/notes/{id}', 'get', 200, 'OK: the item'],
+    ['create', '/notes', 'post', 201, 'Created: the new item; Location is its URL'],
+    ['submit', '/exports', 'post', 200, 'OK: the result of the action'],
+    ['replace', '/notes/{id}', 'put', 200, 'OK: the item as replaced'],
+    ['update', '/notes/{id}', 'patch', 200, 'OK: the item as updated'],
+    ['remove', '/notes/{id}', 'delete', 200, 'OK: the removed item'],
+    ['accepted', '/exports', 'post', 202, 'Accepted: accepted; the work goes on after this answer'],
+    ['options', '/notes', 'options', 204, 'No Content: Allow lists the methods of this path'],
+    ['empty', '/notes/{id}', 'delete', 204, 'No Content: done, nothing to send'],
+  ] as const)('%s: %s %s %i', (_outcome, path, verb, status, description) => {
+    expect(described(path, verb, status)).toBe(description);
+  });
+
+  it('notModified: RFC 9110 §15.4.5, a 304 says the copy the client holds is current, not that the request is done with nothing to send', () => {
+    expect(described('/notes/{id}', 'get', 304)).toBe('Not Modified: the copy the client holds is current');
+    expect(described('/notes/{id}', 'head', 304)).toBe('Not Modified: the copy the client holds is current');
+  });
+
+  it.each([
+    [400, 'Bad Request: the request is invalid: a malformed body, URL or credentials, or input that fails its schema (`errors` lists every issue).'],
+    [401, 'Unauthorized: no credentials, or credentials that were not accepted.'],
+    [403, 'Forbidden: the caller may not do this, or the item is not theirs.'],
+    [404, 'Not Found: no such item, or no such parent item.'],
+    [405, 'Method Not Allowed: the path does not take this method; Allow lists those it takes.'],
+    [406, 'Not Acceptable: no response format matches `Accept`.'],
+    [409, 'Conflict: the request conflicts with the current state of the resource.'],
+    [410, 'Gone: the resource is gone for good.'],
+    [412, 'Precondition Failed: a precondition of the request does not hold.'],
+    [413, 'Content Too Large: the body is larger than the limit (1048576 bytes).'],
+    [415, 'Unsupported Media Type: the media type, charset or content coding of the body is not accepted.'],
+    [422, 'Unprocessable Content: the request is well-formed but cannot be processed as it stands.'],
+    [428, 'Precondition Required: a change needs a precondition, such as If-Match.'],
+    [429, 'Too Many Requests: too many requests; Retry-After says when to try again.'],
+    [500, 'Internal Server Error: a fault on the server; `instance` identifies it in the server log.'],
+    [503, 'Service Unavailable: the service cannot answer now; Retry-After says when to try again; or the request took longer than the server allows.'],
+  ])('an error answer %i says what its outcomes mean, two that share a status joined by "or"', (status, description) => {
+    expect(described('/exports', 'post', status)).toBe(description);
   });
 });

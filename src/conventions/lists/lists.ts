@@ -110,7 +110,7 @@ export interface ListRequest {
   page: PageRequest | undefined;
   sort: SortField[];
   filter: Record<string, unknown>;
-  /** The order as written (`name,-createdAt`) and the filter's raw values: a cursor holds both, so that it is used only with the query that made it. */
+  /** The order as written (`name,-createdAt`) and a digest of the filter's values: a cursor holds both, so that it is used only with the query that made it. */
   order: string;
   filtered: string;
   /** The other query parameters, for a `query` schema. */
@@ -232,7 +232,7 @@ export function readList(rules: ListRules, query: QueryRecord): { list: ListRequ
   const sort = rules.sort === undefined ? [] : readSort(rules.sort, one(query, 'sort', issues), issues);
   const order = sort.map(({ field, direction }) => (direction === 'desc' ? `-${field}` : field)).join(',');
   const filterNames = Object.keys(rules.filter ?? {}).filter((name) => query[name] !== undefined);
-  const filtered = filterNames.length === 0 ? '' : JSON.stringify(filterNames.sort().map((name) => [name, query[name]]));
+  const filtered = filterNames.length === 0 ? '' : digestOf(JSON.stringify(filterNames.sort().map((name) => [name, query[name]])));
   const list: ListRequest = { by: rules.page?.by, page: undefined, sort, filter: {}, order, filtered, rest };
   if (rules.page !== undefined) list.page = readPage(rules.page, query, list, issues);
   const pending: Promise<void>[] = [];
@@ -247,6 +247,23 @@ export function readList(rules: ListRules, query: QueryRecord): { list: ListRequ
   }
   if (pending.length === 0) return { list, issues };
   return Promise.all(pending).then(() => ({ list, issues }));
+}
+
+/**
+ * A digest of a filter's values, which a cursor holds in their place: a cursor stays short however
+ * long the values, and is still used only with the filter that made it. Two FNV-1a hashes of 32 bits
+ * over the text's UTF-16 units; a cursor is no secret, so a collision only lets through a cursor a
+ * client could have written anyway.
+ */
+function digestOf(text: string): string {
+  let first = 0x811c9dc5;
+  let second = 0x050c5d1f;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    first = Math.imul(first ^ unit, 0x01000193);
+    second = Math.imul(second ^ unit, 0x01000193);
+  }
+  return `${(first >>> 0).toString(16).padStart(8, '0')}${(second >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 /** A filter's validator, made once per schema. */
