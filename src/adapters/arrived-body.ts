@@ -5,7 +5,6 @@
  * a promise per chunk) costs more than the read.
  */
 import type { NodeRequest } from './node-types.js';
-import { declaredLength } from '../core/body.js';
 import { readNodeBody } from './node.js';
 
 /**
@@ -19,6 +18,7 @@ export interface BufferedRequest extends NodeRequest {
   readonly readableLength?: number | undefined;
   /** Node's `read()`: the whole buffer at once, or null when it is empty (which ends the stream once its body has arrived). */
   read?(): unknown;
+  /** Node's `resume()`: what still comes is dropped and the stream ends with the message. */
   resume?(): unknown;
 }
 
@@ -83,6 +83,7 @@ class ArrivedChunks implements AsyncIterator<unknown> {
 function arrived(req: BufferedRequest): boolean {
   if (typeof req.read !== 'function' || typeof req.resume !== 'function' || typeof req.readableLength !== 'number') return false;
   if (req.complete) return true;
+  // Node has checked the value: a length written otherwise (`051`) is read through the stream.
   const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] === undefined && typeof length === 'string' && req.readableLength === declaredLength(length);
+  return req.headers['transfer-encoding'] === undefined && typeof length === 'string' && length === String(req.readableLength);
 }
