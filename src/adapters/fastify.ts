@@ -15,6 +15,7 @@ import { fastifyPath, fastifyRoutes, hostRoutes } from './host-routes.js';
 import { checkPrefix, normalizePrefix, targetBelowPrefix } from './mount.js';
 import { fromNodeRequest, readNodeBody } from './node.js';
 import { addHostFacts } from './host-facts.js';
+import { readArrivedBody } from './arrived-body.js';
 import type { NodeRequest } from './node-types.js';
 import { ANY_HEADERS, LOWER_CASE_HEADERS } from './respond-options.js';
 import { settleUnreadBody } from './unread-body.js';
@@ -164,7 +165,9 @@ function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike
   if (headers !== raw.headers) apiRequest.headers = headers;
   // Without a body Fastify ran no parser (a GET, say): the API still gets the stream, read only if the endpoint takes a body.
   const body = request.body;
-  if (body !== undefined && body !== null && body !== raw) apiRequest.body = isStream(body) ? readNodeBody(body) : body;
+  // A body that has arrived with its headers (most do) is taken from the stream's buffer at once.
+  if (body === raw) apiRequest.body = readArrivedBody(raw);
+  else if (body !== undefined && body !== null) apiRequest.body = isStream(body) ? readNodeBody(body) : body;
   if (baseUrl !== undefined) apiRequest.baseUrl = baseUrl;
   return apiRequest;
 }
