@@ -34,7 +34,7 @@ async function growTo(size) {
   if (count >= size) return;
   await db.query(
     `insert into orders (user_id, item, quantity)
-     select 1, 'Item-' || (g % ${ITEMS}), 1 + (g * 7919) % 99 from generate_series($1::integer, $2::integer) as g`,
+     select 1, 'Item-' || (g % ${ITEMS}), 1 + (g::bigint * 7919) % 99 from generate_series($1::integer, $2::integer) as g`,
     [count + 1, size],
   );
   await db.exec('analyze orders');
