@@ -9,6 +9,7 @@
  *   npm run bench -- peers    # only the peers benchmark (the same API on other stacks), then the page
  *   npm run bench -- types    # only the type-checking cost of a generated API and its client, then the page
  *   npm run bench -- demo     # only the demo on PGlite with 1,000 to 1,000,000 orders, then the page
+ *   npm run bench -- streams  # only the 1 GiB upload and download and 1,000 event streams, then the page
  *
  * To add a benchmark, add a `{ name, file }` entry and a `<!-- results: <name> -->` section to
  * page.template.md: `file` is relative to bench/, reports through lib/report.mjs under the same
@@ -33,6 +34,7 @@ const BENCHMARKS = [
   { name: 'demo', file: 'demo/index.mjs' },
   { name: 'hidden-item', file: 'security/hidden-item.mjs' },
   { name: 'rate-limit', file: 'rate-limit/index.mjs' },
+  { name: 'streams', file: 'streams/index.mjs' },
   { name: 'size', file: 'size.mjs' },
   { name: 'types', file: 'types/index.mjs' },
 ];
