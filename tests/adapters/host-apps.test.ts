@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
 import { tracing } from '../../src/conventions/tracing/index.js';
-import { createApi, endpoint, NotFoundError, UnauthorizedError, type ApiRequest, type Endpoint } from '../../src/index.js';
+import { createApi, endpoint, NotFoundError, UnauthorizedError, type ApiRequest } from '../../src/index.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
 
 type Line = Record<string, unknown>;
@@ -37,7 +37,7 @@ function captured(lines: Line[]): Writable {
 }
 
 /** The notes every app serves: a note that exists, and the 404 problem of one that does not. */
-function noteEndpoints(): Endpoint[] {
+function noteEndpoints() {
   return [
     endpoint('GET', '/notes', { handle: () => [{ id: '1' }] }),
     endpoint('GET', '/notes/:id', {
@@ -47,7 +47,7 @@ function noteEndpoints(): Endpoint[] {
         return { id: '1', principal: ctx.principal, requestId: ctx.id };
       },
     }),
-  ] as Endpoint[];
+  ] as const;
 }
 
 /** The lines logged for one request, by the field the host names its id with. */
