@@ -57,41 +57,37 @@ export function addLazyAddress(request: ApiRequest, source: HostSource | undefin
 }
 
 const ORIGIN: unique symbol = Symbol('restcanon.address');
+const UNREAD: unique symbol = Symbol('unread');
 
 interface LazyRequest extends ApiRequest {
   [ORIGIN]: AddressOrigin;
 }
 
-/** Where a request's address comes from, and the address once it was read. */
+/** Where a request's address comes from, and the address once it was read or set. */
 class AddressOrigin {
-  read = false;
-  address: string | undefined = undefined;
+  address: string | undefined | typeof UNREAD = UNREAD;
   constructor(
     readonly source: HostSource | undefined,
     readonly socket: AddressSocket | null | undefined,
   ) {}
-
-  resolve(): string | undefined {
-    if (this.read) return this.address;
-    this.read = true;
-    try {
-      const ip = this.source?.ip;
-      this.address = typeof ip === 'string' ? ip : this.socket?.remoteAddress;
-    } catch {
-      // A connection already gone (an HTTP/2 stream's socket throws then) has no address to give.
-      this.address = undefined;
-    }
-    return this.address;
-  }
 }
 
 // One descriptor for every request: requests share their shape, and allocate no closures for it.
 const LAZY_IP: PropertyDescriptor = {
   get(this: LazyRequest): string | undefined {
-    return this[ORIGIN].resolve();
+    const origin = this[ORIGIN];
+    if (origin.address === UNREAD) {
+      try {
+        const ip = origin.source?.ip;
+        origin.address = typeof ip === 'string' ? ip : origin.socket?.remoteAddress;
+      } catch {
+        // A connection already gone (an HTTP/2 stream's socket throws then) has no address to give.
+        origin.address = undefined;
+      }
+    }
+    return origin.address;
   },
   set(this: LazyRequest, address: string | undefined) {
-    this[ORIGIN].read = true;
     this[ORIGIN].address = address;
   },
   enumerable: true,
