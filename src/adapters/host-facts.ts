@@ -20,7 +20,12 @@ export interface HostSource {
   readonly log?: unknown;
 }
 
-/** The connection a request came on, whose address is the client's when the host gives none. */
+/**
+ * The connection a request came on, whose address is the client's when the host gives none.
+ *
+ * @example
+ * const socket: AddressSocket = req.socket;
+ */
 export interface AddressSocket {
   readonly remoteAddress?: string | undefined;
 }
