@@ -165,7 +165,7 @@ function sendExpressResponse(req: ExpressRequest, res: ServerResponse, response:
  * parser read from it, and what Express knows of it (`req.ip`, pino-http's `req.id` and `req.log`).
  */
 function fromExpressRequest(req: ExpressRequest, res: ServerResponse, basePath = '/'): ApiRequest {
-  const request = addHostFacts(fromNodeRequest(req, targetBelowMount(req.url ?? '/', req.originalUrl, req.baseUrl, basePath)), { req, res }, req, req.socket?.remoteAddress);
+  const request = addHostFacts(fromNodeRequest(req, targetBelowMount(req.url ?? '/', req.originalUrl, req.baseUrl, basePath)), { req, res }, req, req.socket);
   request.baseUrl = mountPathAbove(req.baseUrl, basePath);
   if (parsedByHost(req)) request.body = req.body;
   return request;

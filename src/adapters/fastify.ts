@@ -160,7 +160,7 @@ export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptio
 function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike, url: string, baseUrl?: string): ApiRequest {
   const raw = request.raw;
   // The stream and Node's headers (with a repeated Authorization kept), as the node adapter gives them; Fastify's id, ip and logger.
-  const apiRequest = addHostFacts(fromNodeRequest(raw, url), { request, reply }, request, raw.socket?.remoteAddress);
+  const apiRequest = addHostFacts(fromNodeRequest(raw, url), { request, reply }, request, raw.socket);
   const headers = request.headers;
   if (headers !== raw.headers) apiRequest.headers = headers;
   // Without a body Fastify ran no parser (a GET, say): the API still gets the stream, read only if the endpoint takes a body.

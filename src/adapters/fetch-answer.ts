@@ -6,6 +6,7 @@
 import type { ApiRequest, ApiResponse, ResponseHeaders } from '../core/contract.js';
 import type { Api, RespondOptions } from '../core/api.js';
 import { settleFetchBody } from './fetch-body.js';
+import { addLazyAddress } from './host-facts.js';
 import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
 
 /**
@@ -19,8 +20,8 @@ import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unr
  * if (response === undefined) await next();
  */
 export async function answerFetch(api: Api, request: ApiRequest, options: RespondOptions, host: unknown): Promise<Response | undefined> {
-  // On node:http, the client's address is the socket's.
-  if (request.ip === undefined && isNodeHost(host)) request.ip = host.incoming.socket?.remoteAddress;
+  // On node:http, the client's address is the socket's, read when first asked.
+  if (request.ip === undefined && isNodeHost(host)) addLazyAddress(request, undefined, host.incoming.socket);
   const answer = api.respond(request, options);
   // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
   const response = answer instanceof Promise ? await answer : answer;

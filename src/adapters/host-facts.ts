@@ -2,7 +2,9 @@ import type { ApiRequest, Logger } from '../core/contract.js';
 
 /**
  * What a host knows of a request that reaches the API: its own objects, the client's address as it
- * reads it, its id of the request and its logger for it.
+ * reads it, its id of the request and its logger for it. The address is read when first asked
+ * (`ctx.ip`, a rate limit's count): a host's `ip` may run its trust-proxy rule over the forwarding
+ * headers, and most requests never ask.
  */
 
 /**
@@ -19,21 +21,83 @@ export interface HostSource {
 }
 
 /**
- * Gives a request the host's objects and what the host knows of it: the address its `ip` gives
- * (after its trust-proxy rule) or else the connection's, its id, and its logger when it is one.
+ * The connection a request came on, whose address is the client's when the host gives none.
  *
  * @example
- * addHostFacts(request, { req, res }, req, req.socket?.remoteAddress);
+ * const socket: AddressSocket = req.socket;
  */
-export function addHostFacts(request: ApiRequest, host: object, source: HostSource, address: string | undefined): ApiRequest {
+export interface AddressSocket {
+  readonly remoteAddress?: string | undefined;
+}
+
+/**
+ * Gives a request the host's objects and what the host knows of it: its id, its logger when it is
+ * one, and, read when first asked, the address its `ip` gives (after its trust-proxy rule) or else
+ * the connection's. `addressSource` is where `ip` is read, `source` itself unless the host keeps its
+ * id elsewhere.
+ *
+ * @example
+ * addHostFacts(request, { req, res }, req, req.socket);
+ */
+export function addHostFacts(request: ApiRequest, host: object, source: HostSource, socket: AddressSocket | null | undefined, addressSource: HostSource = source): ApiRequest {
   request.host = host;
-  const ip = typeof source.ip === 'string' ? source.ip : address;
-  if (ip !== undefined) request.ip = ip;
+  addLazyAddress(request, addressSource, socket);
   const { id, log } = source;
   if ((typeof id === 'string' && id !== '') || typeof id === 'number') request.id = String(id);
   if (isLogger(log)) request.log = log;
   return request;
 }
+
+/**
+ * Makes `request.ip` the address `source.ip` gives, or else the socket's, read the first time
+ * `request.ip` is: a string the host gives is taken as it is (Koa's empty one too). Setting
+ * `request.ip` replaces it.
+ *
+ * @example
+ * addLazyAddress(request, {}, incoming.socket);
+ */
+export function addLazyAddress(request: ApiRequest, source: HostSource | undefined, socket: AddressSocket | null | undefined): void {
+  (request as LazyRequest)[ORIGIN] = new AddressOrigin(source, socket);
+  Object.defineProperty(request, 'ip', LAZY_IP);
+}
+
+const ORIGIN: unique symbol = Symbol('restcanon.address');
+const UNREAD: unique symbol = Symbol('unread');
+
+interface LazyRequest extends ApiRequest {
+  [ORIGIN]: AddressOrigin;
+}
+
+/** Where a request's address comes from, and the address once it was read or set. */
+class AddressOrigin {
+  address: string | undefined | typeof UNREAD = UNREAD;
+  constructor(
+    readonly source: HostSource | undefined,
+    readonly socket: AddressSocket | null | undefined,
+  ) {}
+}
+
+// One descriptor for every request: requests share their shape, and allocate no closures for it.
+const LAZY_IP: PropertyDescriptor = {
+  get(this: LazyRequest): string | undefined {
+    const origin = this[ORIGIN];
+    if (origin.address === UNREAD) {
+      try {
+        const ip = origin.source?.ip;
+        origin.address = typeof ip === 'string' ? ip : origin.socket?.remoteAddress;
+      } catch {
+        // A connection already gone (an HTTP/2 stream's socket throws then) has no address to give.
+        origin.address = undefined;
+      }
+    }
+    return origin.address;
+  },
+  set(this: LazyRequest, address: string | undefined) {
+    this[ORIGIN].address = address;
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 function isLogger(value: unknown): value is Logger {
   const candidate = value as Partial<Record<keyof Logger, unknown>> | null | undefined;

@@ -190,7 +190,7 @@ function fromKoaContext(ctx: KoaContext, basePath: string): ApiRequest {
   const mountPath = ctx.mountPath === undefined ? undefined : koaMountPath(ctx.originalUrl, url);
   const target = mountPath === undefined ? url : targetBelowMount(url, ctx.originalUrl, mountPath, basePath);
   // Koa's own context as the host's object; its address follows the app's `proxy` setting.
-  const request = addHostFacts(fromNodeRequest(ctx.req, target), { ctx }, { ip: ctx.ip, id: ctx.state?.id, log: ctx.state?.log }, ctx.req.socket?.remoteAddress);
+  const request = addHostFacts(fromNodeRequest(ctx.req, target), { ctx }, { id: ctx.state?.id, log: ctx.state?.log }, ctx.req.socket, ctx);
   if (mountPath !== undefined) request.baseUrl = mountPathAbove(mountPath, basePath);
   const parsed = koaParsedBody(ctx.req, ctx.request);
   if (parsed !== undefined) request.body = parsed;

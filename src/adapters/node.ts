@@ -114,7 +114,7 @@ export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/', 
     headers: headers.authorization === undefined && headers['content-type'] === undefined ? headers : withRepeatedHeaders(headers, req.rawHeaders),
     body: readNodeBody(req),
   };
-  return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket?.remoteAddress);
+  return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket);
 }
 
 /**

@@ -12,6 +12,9 @@ import { answerHeader, checkHeader } from './http.js';
 /** The state of a request that no extension gave any: one frozen object, so that a request allocates none. */
 const NO_STATE: object = Object.freeze({});
 
+/** What `address` holds until `ip` is first read. */
+const UNREAD: unique symbol = Symbol('unread');
+
 export class RequestContext {
   params: unknown;
   query: unknown;
@@ -22,12 +25,16 @@ export class RequestContext {
   item: unknown;
   state: object;
   host: unknown;
-  ip: string | undefined;
   id: string;
   log: Logger;
   reply: Reply | undefined;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
   readonly choices: ReadonlySet<string> | undefined;
+  /**
+   * The client's address once `ip` was read or set: an adapter reads it from the host (a trust-proxy
+   * rule, the socket) only when asked, and most requests never ask.
+   */
+  private address: string | undefined | typeof UNREAD;
   /** The request's cookies, once `cookies` was read. */
   private parsedCookies: Readonly<Record<string, string>> | undefined;
 
@@ -41,12 +48,21 @@ export class RequestContext {
     this.item = undefined;
     this.state = NO_STATE;
     this.host = request.host;
-    this.ip = request.ip;
+    this.address = UNREAD;
     this.id = id;
     this.log = log;
     this.reply = undefined;
     this.choices = choices;
     this.parsedCookies = undefined;
+  }
+
+  get ip(): string | undefined {
+    const address = this.address;
+    return address === UNREAD ? (this.address = this.request.ip) : address;
+  }
+
+  set ip(address: string | undefined) {
+    this.address = address;
   }
 
   get cookies(): Readonly<Record<string, string>> {

@@ -229,3 +229,70 @@ describe('requestId over a host', () => {
     }
   });
 });
+
+describe('ctx.ip after the host’s trust-proxy setting, read only when asked', () => {
+  /** An API with one endpoint that reads ctx.ip and one that does not. */
+  function addressApi() {
+    return createApi({
+      endpoints: [endpoint('GET', '/ip', { handle: (ctx) => ({ ip: ctx.ip ?? null }) }), endpoint('GET', '/quiet', { handle: () => ({ quiet: true }) })],
+    });
+  }
+  const forwarded = { 'x-forwarded-for': '203.0.113.7' };
+  const ipOf = async (base: string) => ((await (await fetch(`${base}/ip`, { headers: forwarded })).json()) as { ip: string }).ip;
+
+  /** Each host with the API at its root, under a trust-proxy setting it reads as its own. */
+  const hosts: ReadonlyArray<readonly [string, (trust: unknown) => Promise<{ base: string; close: () => Promise<void> }>]> = [
+    [
+      'Express',
+      async (trust) => {
+        const app = express();
+        app.set('trust proxy', trust);
+        app.use(toExpress(addressApi()));
+        const server = createServer(app);
+        return { base: await listen(server), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+      },
+    ],
+    [
+      'Fastify',
+      async (trust) => {
+        const app = Fastify({ trustProxy: trust as boolean, forceCloseConnections: true });
+        await app.register(toFastify(addressApi()));
+        await app.listen({ port: 0, host: '127.0.0.1' });
+        return { base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+      },
+    ],
+  ];
+
+  describe.each(hosts)('%s', (_name, start) => {
+    it('without trust proxy, ctx.ip is the socket’s address whatever X-Forwarded-For says; with it, the forwarded client', async () => {
+      const untrusting = await start(false);
+      try {
+        expect(await ipOf(untrusting.base)).toBe('127.0.0.1');
+      } finally {
+        await untrusting.close();
+      }
+      const trusting = await start(true);
+      try {
+        expect(await ipOf(trusting.base)).toBe('203.0.113.7');
+      } finally {
+        await trusting.close();
+      }
+    });
+
+    it('the trust-proxy rule runs only for a request whose handler reads ctx.ip (GET /quiet with X-Forwarded-For: none)', async () => {
+      const asked: string[] = [];
+      const host = await start((address: string) => {
+        asked.push(address);
+        return address === '127.0.0.1';
+      });
+      try {
+        expect((await fetch(`${host.base}/quiet`, { headers: forwarded })).status).toBe(200);
+        expect(asked).toEqual([]);
+        expect(await ipOf(host.base)).toBe('203.0.113.7');
+        expect(asked).toContain('127.0.0.1');
+      } finally {
+        await host.close();
+      }
+    });
+  });
+});
