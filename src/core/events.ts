@@ -130,18 +130,13 @@ class EventEncoder implements AsyncIterator<Uint8Array> {
 
   async return(): Promise<IteratorResult<Uint8Array>> {
     if (this.finished) return DONE;
-    this.finish();
+    this.finished = true;
     this.deliver({ kind: 'stop' });
     await this.source.return?.();
     return DONE;
   }
 
-  private finish(): void {
-    this.finished = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
+  /** Hands an outcome to the waiting step, clearing its timer: the only timer of the stream. */
   private deliver(arrival: Arrival): void {
     const wake = this.wake;
     if (wake === undefined) {
@@ -189,20 +184,20 @@ class EventEncoder implements AsyncIterator<Uint8Array> {
       case 'tick':
         return { done: false, value: KEEP_ALIVE_FRAME };
       case 'error':
-        this.finish();
+        this.finished = true;
         throw arrival.error;
       case 'item':
         break;
     }
     if (arrival.result.done === true) {
-      this.finish();
+      this.finished = true;
       return DONE;
     }
     let frame: string;
     try {
       frame = encodeEvent(arrival.result.value);
     } catch (error) {
-      this.finish();
+      this.finished = true;
       await this.source.return?.();
       throw error;
     }
