@@ -159,7 +159,8 @@ export function coalesceRanges(ranges: readonly ByteRange[], gap: number = DEFAU
  * `maxCoverage` times the length together: `bytes=0-,0-,0-,...` would otherwise make a small
  * request cost many copies of the body (RFC 9110 §15.3.7 names such overlapping requests as an
  * attack a server may refuse). A body of length 0 has no byte to send: an int-range is
- * unsatisfiable, and a suffix-range, which asks for the whole (empty) body, is ignored.
+ * unsatisfiable, and a suffix-range, which asks for the whole (empty) body, is ignored. Throws a
+ * `TypeError` for a length that is not a non-negative integer.
  *
  * @example
  * evaluateRange('bytes=0-99', 1000); // { kind: 'satisfiable', ranges: [{ start: 0, end: 99 }] }
@@ -167,6 +168,9 @@ export function coalesceRanges(ranges: readonly ByteRange[], gap: number = DEFAU
  * evaluateRange('bytes=0-,0-,0-', 1000); // { kind: 'ignore' }
  */
 export function evaluateRange(header: string | undefined, length: number, limits: RangeLimits = {}): RangeDecision {
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new TypeError(`evaluateRange: length must be a non-negative integer; got ${String(length)}.`);
+  }
   const maxRanges = limits.maxRanges ?? DEFAULT_MAX_RANGES;
   const specs = parseRange(header, maxRanges);
   if (specs === undefined || specs.length > maxRanges) return IGNORE;

@@ -131,7 +131,11 @@ describe('evaluateRange', () => {
     expect(evaluateRange(header, 100)).toEqual({ kind: 'ignore' });
   });
 
-  it('reads a header of 100,000 specs without reading them all', () => {
+  it.each([-1, 1.5, Number.NaN, Infinity])('refuses a length of %s, which no body has', (length) => {
+    expect(() => evaluateRange('bytes=0-', length)).toThrow(/length must be a non-negative integer/);
+  });
+
+  it('answers a Range of 100,001 specs with the whole body', () => {
     const header = `bytes=${'0-0,'.repeat(100_000)}0-0`;
     expect(evaluateRange(header, 100)).toEqual({ kind: 'ignore' });
   });
