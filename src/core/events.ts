@@ -41,9 +41,9 @@ export interface EncodeEventsOptions {
  * The comment frame sent while the source is idle; browsers ignore it.
  *
  * @example
- * new TextDecoder().decode(KEEP_ALIVE_FRAME); // ': keep-alive\n\n'
+ * KEEP_ALIVE_COMMENT; // ': keep-alive\n\n'
  */
-export const KEEP_ALIVE_FRAME: Uint8Array = new TextEncoder().encode(': keep-alive\n\n');
+export const KEEP_ALIVE_COMMENT = ': keep-alive\n\n';
 
 const LINE_BREAK = /\r\n|\r|\n/;
 /** A CR or LF would end the field's line and start another field; a NUL makes browsers drop an `id`. */
@@ -182,7 +182,8 @@ class EventEncoder implements AsyncIterator<Uint8Array> {
       case 'stop':
         return DONE;
       case 'tick':
-        return { done: false, value: KEEP_ALIVE_FRAME };
+        // A fresh chunk each time: a byte stream that transfers its chunks' buffers would detach a shared one.
+        return { done: false, value: this.encoder.encode(KEEP_ALIVE_COMMENT) };
       case 'error':
         this.finished = true;
         throw arrival.error;
@@ -198,7 +199,11 @@ class EventEncoder implements AsyncIterator<Uint8Array> {
       frame = encodeEvent(arrival.result.value);
     } catch (error) {
       this.finished = true;
-      await this.source.return?.();
+      try {
+        await this.source.return?.();
+      } catch {
+        // The refused event is the error to report; the source's failure to close would hide it.
+      }
       throw error;
     }
     return { done: false, value: this.encoder.encode(frame) };

@@ -349,8 +349,8 @@ export interface MultipartByteranges {
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 /** A boundary that is not a token is quoted in the `Content-Type` parameter. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** A field value that cannot end its header line or add another. */
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A field value that cannot end its header line or add another, in ASCII so that its length is its byte count. */
+const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 
 function randomBoundary(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
@@ -372,7 +372,7 @@ function checkMultipartOptions(options: MultipartByterangesOptions, boundary: st
     throw new TypeError('multipart/byteranges: a boundary is 1 to 70 letters, digits or any of \'()+_,-./:=? and ends with no space.');
   }
   if (contentType !== undefined && !FIELD_VALUE.test(contentType)) {
-    throw new TypeError('multipart/byteranges: contentType holds a control character; pass a media type such as text/plain.');
+    throw new TypeError('multipart/byteranges: contentType holds a control or non-ASCII character; pass a media type such as text/plain.');
   }
 }
 
@@ -401,25 +401,27 @@ export function createMultipartByteranges(options: MultipartByterangesOptions): 
   const encoder = new TextEncoder();
   const typeLine = contentType === undefined ? '' : `Content-Type: ${contentType}\r\n`;
   // The delimiter of a later part starts with the CRLF that ends the previous part's bytes (RFC 2046 §5.1.1).
-  const heads = ranges.map((range, index) =>
-    encoder.encode(`${index === 0 ? '' : '\r\n'}--${boundary}\r\n${typeLine}Content-Range: ${formatContentRange(range, length)}\r\n\r\n`),
+  const heads = ranges.map(
+    (range, index) => `${index === 0 ? '' : '\r\n'}--${boundary}\r\n${typeLine}Content-Range: ${formatContentRange(range, length)}\r\n\r\n`,
   );
-  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  const tail = `\r\n--${boundary}--\r\n`;
+  // The framing is ASCII (checked above): one byte per character.
   let total = tail.length;
   ranges.forEach((range, index) => {
     total += (heads[index]?.length ?? 0) + range.end - range.start + 1;
   });
   const chunks: AsyncIterable<Uint8Array> = {
+    // Chunks are encoded on each read: a byte stream that transfers its chunks' buffers would detach shared ones.
     async *[Symbol.asyncIterator]() {
       for (const [index, range] of ranges.entries()) {
-        yield heads[index] as Uint8Array;
+        yield encoder.encode(heads[index]);
         const bytes = await slice(range.start, range.end + 1);
         if (bytes.length !== range.end - range.start + 1) {
           throw new RangeError(`multipart/byteranges: slice(${range.start}, ${range.end + 1}) returned ${bytes.length} bytes instead of ${range.end - range.start + 1}.`);
         }
         yield bytes;
       }
-      yield tail;
+      yield encoder.encode(tail);
     },
   };
   const parameter = TOKEN.test(boundary) ? boundary : `"${boundary}"`;

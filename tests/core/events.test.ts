@@ -7,7 +7,7 @@
 import { fc, it as prop } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEventStreamParser, type EventStreamMessage } from '../../src/core/event-stream-parse.js';
-import { encodeEvent, encodeEvents, KEEP_ALIVE_FRAME, parseLastEventId, type ServerSentEvent } from '../../src/core/events.js';
+import { encodeEvent, encodeEvents, KEEP_ALIVE_COMMENT, parseLastEventId, type ServerSentEvent } from '../../src/core/events.js';
 import { FIXED_SEED } from '../fuzz/settings.js';
 
 const decoder = new TextDecoder();
@@ -160,6 +160,19 @@ describe('encodeEvents', () => {
     await pending;
     expect(seen.at(-1)).toBe('DONE');
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('sends a fresh keep-alive chunk each time, so a reader that detaches the buffers it is given breaks no later stream', async () => {
+    vi.useFakeTimers();
+    for (let round = 0; round < 2; round++) {
+      const iterator = encodeEvents(manualSource(), { keepAlive: 10 })[Symbol.asyncIterator]();
+      const next = iterator.next();
+      await vi.advanceTimersByTimeAsync(10);
+      const chunk = (await next).value as Uint8Array;
+      expect(decoder.decode(chunk)).toBe(KEEP_ALIVE);
+      structuredClone(chunk.buffer, { transfer: [chunk.buffer] });
+      await iterator.return?.();
+    }
   });
 
   it('does not run a timer while the consumer is not asking for frames', async () => {
@@ -344,7 +357,7 @@ describe('parseLastEventId', () => {
     expect(encodeEvent({ id, data: 'x' })).toBe('id: 7\ndata: x\n\n');
   });
 
-  it('is the frame constant that encodeEvents sends', () => {
-    expect(decoder.decode(KEEP_ALIVE_FRAME)).toBe(KEEP_ALIVE);
+  it('is the comment that encodeEvents sends', () => {
+    expect(KEEP_ALIVE_COMMENT).toBe(KEEP_ALIVE);
   });
 });
