@@ -2,8 +2,10 @@
  * The event-stream parser against the rules of WHATWG HTML §9.2.6, each fed whole and byte by byte,
  * so that a chunk boundary anywhere (inside a UTF-8 sequence, between CR and LF) changes nothing.
  */
+import { fc, it as prop } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { createEventStreamParser, decodeEventStream, type EventStreamMessage } from '../../src/core/event-stream-parse.js';
+import { FIXED_SEED } from '../fuzz/settings.js';
 
 const encoder = new TextEncoder();
 
@@ -126,6 +128,33 @@ describe('createEventStreamParser', () => {
   it('refuses a maxEventLength that is not positive', () => {
     expect(() => createEventStreamParser({ maxEventLength: 0 })).toThrow(/maxEventLength must be a positive number/);
   });
+});
+
+/** Bytes that look like an event stream often enough to reach every rule, and anything else. */
+const streamBytes = fc.oneof(
+  fc.uint8Array({ maxLength: 200 }),
+  fc
+    .array(fc.constantFrom('data', 'event', 'id', 'retry', ':', ': ', ' ', '\r', '\n', '\r\n', '\0', '\ufeff', '7', 'x', 'é'), { maxLength: 60 })
+    .map((parts) => new TextEncoder().encode(parts.join(''))),
+);
+
+describe('properties of the parser', () => {
+  prop.prop([streamBytes, fc.array(fc.nat({ max: 400 }), { maxLength: 12 })], { seed: FIXED_SEED, numRuns: 1000 })(
+    'any bytes, cut anywhere, give the same events and state as the bytes in one chunk, without throwing',
+    (bytes, cuts) => {
+      const whole = createEventStreamParser();
+      const expected = whole.push(bytes);
+      const chunked = createEventStreamParser();
+      const events: EventStreamMessage[] = [];
+      let previous = 0;
+      for (const point of [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b).concat(bytes.length)) {
+        events.push(...chunked.push(bytes.subarray(previous, point)));
+        previous = point;
+      }
+      expect(events).toEqual(expected);
+      expect([chunked.lastEventId, chunked.retry]).toEqual([whole.lastEventId, whole.retry]);
+    },
+  );
 });
 
 describe('decodeEventStream', () => {
