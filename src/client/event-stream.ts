@@ -1,8 +1,8 @@
 /**
- * A streaming decoder of `text/event-stream` (server-sent events), as the WHATWG HTML standard parses
+ * restcanon/client/events: a streaming decoder of `text/event-stream` (server-sent events), as the WHATWG HTML standard parses
  * one (§9.2.6): UTF-8 with one leading BOM ignored, lines ended by CR, LF or CRLF wherever the chunks
  * split them, `:` comments, an event dispatched on a blank line, and what is left unfinished at the
- * end of the stream discarded.
+ * end of the stream discarded. An entry of its own: a client that reads no events pays nothing for it.
  */
 
 /**

@@ -6,12 +6,10 @@
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import { buildPath } from '../core/path.js';
-import { readEvents, type ServerEvent } from './event-stream.js';
 import { retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
 export type { RetryPolicy } from './retry.js';
-export { readEvents, type ServerEvent } from './event-stream.js';
 export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, SortParam, Success, TableShape } from './routes.js';
 
 /**
@@ -43,8 +41,8 @@ export interface FetchOptions {
 export type RawBody = FormData | Blob | URLSearchParams | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
 
 /**
- * How a call reads a success's body, instead of by its `Content-Type`: as text, a `Blob`, the
- * body's `ReadableStream`, or its server-sent events one by one.
+ * How a call reads a success's body, instead of by its `Content-Type`: as text, a `Blob`, or the
+ * body's `ReadableStream` (whose server-sent events `readEvents` of `restcanon/client/events` reads).
  *
  * @example
  * const answer = await client.get('/photos/:id', { params: { id: 1 }, as: 'blob' });
@@ -61,7 +59,6 @@ export interface BodyAs {
   text: string;
   blob: Blob;
   stream: ReadableStream<Uint8Array>;
-  events: AsyncIterableIterator<ServerEvent>;
 }
 
 /**
@@ -286,19 +283,6 @@ const isRaw = (body: unknown): body is RawBody => ArrayBuffer.isView(body) || [F
 /** A body that can be read once only, which a client does not keep for a 304. */
 const once = (body: unknown): boolean => body instanceof ReadableStream || Symbol.asyncIterator in Object(body);
 
-/** An async iterable (an in-memory answer's stream) as a web stream, whose cancel ends the iteration. */
-function streamOf(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
-  const iterator = source[Symbol.asyncIterator]();
-  return new ReadableStream({
-    async pull(controller) {
-      const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    cancel: () => void iterator.return?.(),
-  });
-}
-
 interface Kept {
   etag: string;
   body: unknown;
@@ -348,9 +332,9 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
     let answerHeaders: Headers;
     let response: Response;
     if (api === undefined) {
+      const init: RequestInit = { method: request.method, headers: request.headers };
       // `duplex` is what Fetch asks of a stream body; any other body takes it as well.
-      const init = { method: request.method, headers: request.headers, duplex: 'half' } as RequestInit;
-      if (request.body !== undefined) init.body = request.body as BodyInit;
+      if (request.body !== undefined) Object.assign(init, { body: request.body, duplex: 'half' });
       if (signal !== undefined) init.signal = signal;
       for (const name of PASSED) if ((parts[name] ?? options[name]) !== undefined) (init as Record<string, unknown>)[name] = parts[name] ?? options[name];
       response = await (options.fetch ?? fetch)(request.url, init);
@@ -373,15 +357,12 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       answerHeaders = new Headers();
       // Line by line: `Set-Cookie` is a list, which `getSetCookie()` gives back one by one.
       for (const name in answer.headers) for (const line of each(answer.headers[name])) answerHeaders.append(name, line);
-      response = new Response(answer.stream ? streamOf(answer.stream) : (answer.payload as BodyInit) || null, { headers: answerHeaders });
+      response = new Response(answer.stream ? (ReadableStream as unknown as { from(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> }).from(answer.stream) : (answer.payload as BodyInit) || null, { headers: answerHeaders });
     }
     const type = answerHeaders.get('content-type') ?? '';
-    const as = status < 300 && status !== 204 ? (parts.as ?? (/^text\/event-stream\s*(;|$)/i.test(type) ? 'events' : isJson(type) || isText(type) ? undefined : 'blob')) : undefined;
+    const as = status < 300 && status !== 204 ? (parts.as ?? (/^text\/event-stream\s*(;|$)/i.test(type) ? 'stream' : isJson(type) || isText(type) ? undefined : 'blob')) : undefined;
     if (as === 'blob') return { ok: true, status, headers: answerHeaders, body: await response.blob() };
-    if (as === 'stream' || as === 'events') {
-      const body = response.body ?? new Blob().stream();
-      return { ok: true, status, headers: answerHeaders, body: as === 'stream' ? body : readEvents(body, signal) };
-    }
+    if (as === 'stream') return { ok: true, status, headers: answerHeaders, body: response.body ?? new Blob().stream() };
     const text = await response.text();
     if (as === 'text') return { ok: true, status, headers: answerHeaders, body: text };
     let value: unknown = text === '' ? undefined : text;
