@@ -278,6 +278,7 @@ const isJson = (type: string): boolean => /^[^;]*[/+]json\s*(;|$)/i.test(type);
 /** A type read as text by default: `text/*`, XML, or none at all. */
 const isText = (type: string): boolean => /^(text\/|[^;]*[/+]xml\s*(;|$)|$)/i.test(type);
 
+/** A body that goes to Fetch as it is: a form, bytes or a stream. */
 const isRaw = (body: unknown): body is RawBody => ArrayBuffer.isView(body) || [FormData, Blob, URLSearchParams, ArrayBuffer, ReadableStream].some((type) => body instanceof type);
 
 /** A body that can be read once only, which a client does not keep for a 304. */
@@ -347,7 +348,8 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
         // The bytes and the type that Fetch would send: a form's multipart encoding with its boundary, a Blob's type.
         const encoded = new Response(request.body as BodyInit);
         apiRequest.body = new Uint8Array(await encoded.arrayBuffer());
-        request.headers['content-type'] ??= encoded.headers.get('content-type') ?? 'application/octet-stream';
+        const type = encoded.headers.get('content-type');
+        if (type !== null) request.headers['content-type'] ??= type;
       }
       // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish.
       const answer: ApiResponse & { stream?: AsyncIterable<Uint8Array> } = await (signal === undefined
