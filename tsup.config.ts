@@ -21,6 +21,7 @@ export const entries = {
   'rate-limit': 'src/conventions/rate-limit/index.ts',
   deprecation: 'src/conventions/deprecation/index.ts',
   'client/tanstack': 'src/client/tanstack.ts',
+  'client/events': 'src/client/event-stream.ts',
 };
 
 /**

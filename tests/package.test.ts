@@ -52,6 +52,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   'restcanon/deprecation': ['deprecation'],
   'restcanon/idempotency': ['idempotency', 'IDEMPOTENCY_PROBLEMS'],
   'restcanon/client/tanstack': ['queryOptions', 'infiniteQueryOptions', 'mutationOptions'],
+  'restcanon/client/events': ['readEvents'],
   ...ADAPTER_EXPORTS,
   ...STORE_EXPORTS,
 };

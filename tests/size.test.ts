@@ -39,7 +39,7 @@ const KIB = 1024;
 /** An API built from restcanon/engine, with no convention. */
 const LEAN = "export { createApi } from './engine.js'; export { endpoint, collection } from './index.js';";
 
-const CLIENT_BUDGET = 3 * KIB;
+const CLIENT_BUDGET = 3.5 * KIB;
 const STORE_BUDGET = 2 * KIB;
 
 // What a user's bundle pays for restcanon: the core with every convention alone and beside an
@@ -52,13 +52,15 @@ const BUDGETS = [
   { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 41.5 * KIB },
   { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 41.5 * KIB },
   { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 31.5 * KIB },
-  // The client loads only buildPath of the core; its budget holds its hooks, its retries and its Fetch options.
+  // The client loads only buildPath of the core; its budget holds its hooks, its retries, its Fetch options and its raw bodies and ways to read.
   { name: 'the client alone', source: "export { createClient, bodyOf, ClientError } from './client.js';", budget: CLIENT_BUDGET },
   // The stores load nothing of the core: a convention that keeps state pays for its store alone.
   { name: 'the memory store alone', source: "export { memoryStore, withTimeout, StoreUnavailableError } from './store.js';", budget: STORE_BUDGET },
   { name: 'the Redis store alone', source: "export { redisStore } from './redis.js';", budget: STORE_BUDGET },
   // Its own entry: a client without TanStack Query pays nothing for it.
   { name: 'the TanStack Query options alone', source: "export { queryOptions, infiniteQueryOptions, mutationOptions } from './client/tanstack.js';", budget: 0.75 * KIB },
+  // Its own entry: a client that reads no server-sent events pays nothing for their decoder.
+  { name: 'the server-sent events decoder alone', source: "export { readEvents } from './client/events.js';", budget: 0.75 * KIB },
 ] as const;
 
 // What each convention adds to an API built from restcanon/engine that uses it, and nothing more: an

@@ -31,8 +31,40 @@ export interface FetchOptions {
 }
 
 /**
+ * A body sent as it is, with no JSON: a form (`FormData`, sent as `multipart/form-data`, or
+ * `URLSearchParams`), bytes (`Blob`, `ArrayBuffer`, a typed array) or a stream. The body's own type
+ * is its `Content-Type` unless the call gives one.
+ *
+ * @example
+ * const body: RawBody = new Blob(['id,name\n1,Ada\n'], { type: 'text/csv' });
+ */
+export type RawBody = FormData | Blob | URLSearchParams | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
+
+/**
+ * How a call reads a success's body, instead of by its `Content-Type`: as text, a `Blob`, or the
+ * body's `ReadableStream` (whose server-sent events `readEvents` of `restcanon/client/events` reads).
+ *
+ * @example
+ * const answer = await client.get('/photos/:id', { params: { id: 1 }, as: 'blob' });
+ */
+export type ReadAs = keyof BodyAs;
+
+/**
+ * The body of a success read with each {@link ReadAs}.
+ *
+ * @example
+ * const image: BodyAs['blob'] = new Blob([]);
+ */
+export interface BodyAs {
+  text: string;
+  blob: Blob;
+  stream: ReadableStream<Uint8Array>;
+}
+
+/**
  * A request as a client sends it, which an `onRequest` hook may change or replace: the method, the
- * full URL (the path, in memory), the headers by lower-case name and the body as text.
+ * full URL (the path, in memory), the headers by lower-case name and the body (JSON as text, or a
+ * {@link RawBody} as the call gave it).
  *
  * @example
  * const request: ClientRequest = { method: 'GET', url: 'https://shop.example/api/users/1', headers: { accept: 'application/json' } };
@@ -41,7 +73,7 @@ export interface ClientRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | RawBody;
 }
 
 /** One hook, or several run in order. */
@@ -84,12 +116,14 @@ export interface ClientOptions extends FetchOptions {
 export interface CallOptions extends FetchOptions {
   /** `true`: the call carries `Idempotency-Key: "<a random UUID>"`, the same on each of its retries, so that it may be retried. */
   idempotencyKey?: boolean;
+  /** How a success's body is read (204 and 304 aside); by its `Content-Type` when not given. */
+  as?: ReadAs;
 }
 
 /** The request of a call, from its route: `params` when the path has any, `query` when its schema needs one, `body` when the route takes one. */
 export type CallRequest<R, Headers = Record<string, string>> = [R] extends [Route<infer Params, infer Query, infer Body>]
   ? ({} extends Params ? { params?: Params } : { params: Params }) &
-      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Headers } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body })
+      ({} extends Query ? { query?: Query } : { query: Query }) & { headers?: Headers } & CallOptions & ([Body] extends [never] ? { body?: never } : unknown extends Body ? { body?: Body } : { body: Body | RawBody })
   : never;
 
 /**
@@ -103,6 +137,11 @@ export type CallArgs<R, Headers = Record<string, string>> = {} extends CallReque
 /** The answer of a call: one member per status the route can answer, each error with its problem `code`. */
 export type Answer<R> = R extends Route<unknown, unknown, unknown, infer A> ? A : never;
 
+/** A success read another way: its body as `as` reads it, 204 and 304 aside (a 304's the kept body, with `etags`). */
+type ReadWith<A, As extends ReadAs> = A extends Success<infer Status>
+  ? Status extends 204 ? A : Success<Status, Status extends 304 ? BodyAs[As] | undefined : BodyAs[As]>
+  : A;
+
 /** Headers with no `If-None-Match`: a GET that sends none gets a 304 only from a client that keeps ETags. */
 type Unconditional = Record<string, string> & { 'if-none-match'?: never; 'If-None-Match'?: never };
 
@@ -114,14 +153,27 @@ type NotModifiedIf<Answer, Etags> = [Etags] extends [false] ? Exclude<Answer, { 
  * rather than through the table itself: a type that held the table would be walked whole at every
  * call, all of its routes, to put the call's path in.
  */
-type Call<Table extends TableShape, Method extends ClientMethod> = <Path extends keyof Table[Method] & string, Of>(
-  this: Client<Of>,
-  path: Path,
-  ...request: CallArgs<RouteAt<RouteTable<Of>, Method, Path>>
-) => Promise<Answer<RouteAt<RouteTable<Of>, Method, Path>>>;
+interface Call<Table extends TableShape, Method extends ClientMethod> {
+  <Path extends keyof Table[Method] & string, Of, As extends ReadAs>(
+    this: Client<Of>,
+    path: Path,
+    request: CallRequest<RouteAt<RouteTable<Of>, Method, Path>> & { as: As },
+  ): Promise<ReadWith<Answer<RouteAt<RouteTable<Of>, Method, Path>>, As>>;
+  <Path extends keyof Table[Method] & string, Of>(this: Client<Of>, path: Path, ...request: CallArgs<RouteAt<RouteTable<Of>, Method, Path>>): Promise<Answer<RouteAt<RouteTable<Of>, Method, Path>>>;
+}
 
 /** A GET: with no `If-None-Match` of its own, a 304 only from a client that keeps ETags; with one, a 304 from any client. */
 interface Get<Table extends TableShape> {
+  <Path extends keyof Table['GET'] & string, Of, Etags extends boolean, As extends ReadAs>(
+    this: Client<Of, Etags>,
+    path: Path,
+    request: CallRequest<RouteAt<RouteTable<Of>, 'GET', Path>, Unconditional> & { as: As },
+  ): Promise<ReadWith<NotModifiedIf<Answer<RouteAt<RouteTable<Of>, 'GET', Path>>, Etags>, As>>;
+  <Path extends keyof Table['GET'] & string, Of, As extends ReadAs>(
+    this: Client<Of>,
+    path: Path,
+    request: CallRequest<RouteAt<RouteTable<Of>, 'GET', Path>> & { as: As },
+  ): Promise<ReadWith<Answer<RouteAt<RouteTable<Of>, 'GET', Path>>, As>>;
   <Path extends keyof Table['GET'] & string, Of, Etags extends boolean>(
     this: Client<Of, Etags>,
     path: Path,
@@ -223,6 +275,15 @@ const each = <F>(hooks: Hooks<F> | undefined): readonly F[] => (hooks === undefi
 /** A JSON media type: `application/json`, or any `+json` (`application/problem+json`), in any case. */
 const isJson = (type: string): boolean => /^[^;]*[/+]json\s*(;|$)/i.test(type);
 
+/** A type read as text by default: `text/*`, XML, or none at all. */
+const isText = (type: string): boolean => /^(text\/|[^;]*[/+]xml\s*(;|$)|$)/i.test(type);
+
+/** A body that goes to Fetch as it is: a form, bytes or a stream. */
+const isRaw = (body: unknown): body is RawBody => ArrayBuffer.isView(body) || [FormData, Blob, URLSearchParams, ArrayBuffer, ReadableStream].some((type) => body instanceof type);
+
+/** A body that can be read once only, which a client does not keep for a 304. */
+const once = (body: unknown): boolean => body instanceof ReadableStream || Symbol.asyncIterator in Object(body);
+
 interface Kept {
   etag: string;
   body: unknown;
@@ -270,31 +331,44 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   async function send(request: ClientRequest, parts: CallParts, signal: AbortSignal | undefined): Promise<Success | Failure> {
     let status: number;
     let answerHeaders: Headers;
-    let text: string;
+    let response: Response;
     if (api === undefined) {
       const init: RequestInit = { method: request.method, headers: request.headers };
-      if (request.body !== undefined) init.body = request.body;
+      // `duplex` is what Fetch asks of a stream body; any other body takes it as well.
+      if (request.body !== undefined) Object.assign(init, { body: request.body, duplex: 'half' });
       if (signal !== undefined) init.signal = signal;
       for (const name of PASSED) if ((parts[name] ?? options[name]) !== undefined) (init as Record<string, unknown>)[name] = parts[name] ?? options[name];
-      const response = await (options.fetch ?? fetch)(request.url, init);
+      response = await (options.fetch ?? fetch)(request.url, init);
       ({ status } = response);
       answerHeaders = response.headers;
-      text = await response.text();
     } else {
       const apiRequest: ApiRequest = { method: request.method, url: request.url, headers: request.headers };
-      if (request.body !== undefined) apiRequest.body = request.body;
+      if (typeof request.body === 'string') apiRequest.body = request.body;
+      else if (request.body !== undefined) {
+        // The bytes and the type that Fetch would send: a form's multipart encoding with its boundary, a Blob's type.
+        const encoded = new Response(request.body as BodyInit);
+        apiRequest.body = new Uint8Array(await encoded.arrayBuffer());
+        const type = encoded.headers.get('content-type');
+        if (type !== null) request.headers['content-type'] ??= type;
+      }
       // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish.
-      const response: ApiResponse = await (signal === undefined
+      const answer: ApiResponse & { stream?: AsyncIterable<Uint8Array> } = await (signal === undefined
         ? api.handle(apiRequest)
         : Promise.race([api.handle(apiRequest), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
-      ({ status } = response);
+      ({ status } = answer);
       answerHeaders = new Headers();
       // Line by line: `Set-Cookie` is a list, which `getSetCookie()` gives back one by one.
-      for (const name in response.headers) for (const line of each(response.headers[name])) answerHeaders.append(name, line);
-      text = typeof response.payload === 'string' ? response.payload : new TextDecoder().decode(response.payload);
+      for (const name in answer.headers) for (const line of each(answer.headers[name])) answerHeaders.append(name, line);
+      response = new Response(answer.stream ? (ReadableStream as unknown as { from(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> }).from(answer.stream) : (answer.payload as BodyInit) || null, { headers: answerHeaders });
     }
+    const type = answerHeaders.get('content-type') ?? '';
+    const as = status < 300 && status !== 204 ? (parts.as ?? (/^text\/event-stream\s*(;|$)/i.test(type) ? 'stream' : isJson(type) || isText(type) ? undefined : 'blob')) : undefined;
+    if (as === 'blob') return { ok: true, status, headers: answerHeaders, body: await response.blob() };
+    if (as === 'stream') return { ok: true, status, headers: answerHeaders, body: response.body ?? new Blob().stream() };
+    const text = await response.text();
+    if (as === 'text') return { ok: true, status, headers: answerHeaders, body: text };
     let value: unknown = text === '' ? undefined : text;
-    if (value !== undefined && isJson(answerHeaders.get('content-type') ?? '')) {
+    if (value !== undefined && isJson(type)) {
       try {
         value = JSON.parse(text);
       } catch {
@@ -312,13 +386,14 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
   async function exchange(method: string, url: string, parts: CallParts, path = url): Promise<Success | Failure> {
     const headers: Record<string, string> = {};
     for (const given of [options.headers, parts.headers]) for (const name in given) headers[name.toLowerCase()] = given[name]!;
-    let body: string | undefined;
-    if (parts.body !== undefined) {
+    let body: string | RawBody | undefined;
+    if (isRaw(parts.body)) body = parts.body;
+    else if (parts.body !== undefined) {
       // A string under a type of the call's own that is not JSON (text/csv) is sent as it is.
       body = typeof parts.body === 'string' && headers['content-type'] !== undefined && !isJson(headers['content-type']) ? parts.body : JSON.stringify(parts.body);
       headers['content-type'] ??= 'application/json';
     }
-    const key = JSON.stringify([path, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
+    const key = JSON.stringify([path, parts.as, ...Object.entries(headers).filter(([name]) => !UNKEYED.test(name)).sort()]);
     const known = etags ? kept.get(key) : undefined;
     if (known?.body !== undefined && method === 'GET') headers['if-none-match'] ??= known.etag;
     // If-Match compares strongly (RFC 9110): a weak tag would fail every change.
@@ -344,7 +419,8 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
       for (const hook of each(options.onRequest)) request = (await hook(request)) ?? request;
       signal?.throwIfAborted();
       // Only a request that is safe to repeat is tried again: a read, a change bound to a version, or one with an idempotency key.
-      const repeatable = retry !== undefined && (request.method === 'GET' || 'if-match' in request.headers || 'idempotency-key' in request.headers);
+      // A stream body is gone once sent: a call with one is never sent again.
+      const repeatable = retry !== undefined && !(request.body instanceof ReadableStream) && (request.method === 'GET' || 'if-match' in request.headers || 'idempotency-key' in request.headers);
       let answer: Success | Failure;
       try {
         answer = await send(request, parts, signal);
@@ -377,7 +453,7 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
     // A GET keeps its body for a later 304; a change keeps only its new tag, since what it answers need not be the item.
     kept.delete(key);
     if (etag !== null && method !== 'DELETE' && method !== 'POST') {
-      kept.set(key, { etag, body: method === 'GET' ? answer.body : undefined });
+      kept.set(key, { etag, body: method === 'GET' && !once(answer.body) ? answer.body : undefined });
       if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
     }
     return answer;
@@ -423,10 +499,10 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
 
   return {
     get: (path: string, parts?: CallParts) => call('GET', path, parts),
-    post: (path, parts) => call('POST', path, parts as CallParts),
-    put: (path, parts) => call('PUT', path, parts as CallParts),
-    patch: (path, parts) => call('PATCH', path, parts as CallParts),
-    delete: (path, parts) => call('DELETE', path, parts as CallParts),
+    post: (path: string, parts?: CallParts) => call('POST', path, parts),
+    put: (path: string, parts?: CallParts) => call('PUT', path, parts),
+    patch: (path: string, parts?: CallParts) => call('PATCH', path, parts),
+    delete: (path: string, parts?: CallParts) => call('DELETE', path, parts),
     pages: (path, parts) => pages(path, parts as CallParts),
   } as Client<A>;
 }
