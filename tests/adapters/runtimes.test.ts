@@ -51,7 +51,7 @@ export function notesApi(basePath) {
 
 const BUN_SERVER = `
 import { toFetch } from 'restcanon/fetch';
-import { notesApi } from './api.mjs';
+import { notesApi } from '../api.mjs';
 
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: toFetch(notesApi('/api')) });
 console.log(\`listening on \${server.port}\`);
@@ -59,7 +59,7 @@ console.log(\`listening on \${server.port}\`);
 
 const DENO_SERVER = `
 import { toFetch } from 'restcanon/fetch';
-import { notesApi } from './api.mjs';
+import { notesApi } from '../api.mjs';
 
 Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(\`listening on \${port}\`) }, toFetch(notesApi('/api')));
 `;
@@ -213,7 +213,6 @@ describe('Bun', () => {
   beforeAll(async () => {
     const directory = path.join(workspace, 'bun');
     await mkdir(directory);
-    await writeFile(path.join(directory, 'api.mjs'), "export * from '../api.mjs';");
     await writeFile(path.join(directory, 'server.mjs'), BUN_SERVER);
     const env = { PATH: process.env.PATH, HOME: workspace, BUN_INSTALL_CACHE_DIR: path.join(workspace, 'bun-cache'), DO_NOT_TRACK: '1' };
     port = Number((await startServer(bin('bun'), ['--no-install', 'server.mjs'], { cwd: directory, env, ready: /listening on (\d+)/, timeout: 20_000 }))[1]);
@@ -227,7 +226,6 @@ describe('Deno', () => {
   beforeAll(async () => {
     const directory = path.join(workspace, 'deno');
     await mkdir(directory);
-    await writeFile(path.join(directory, 'api.mjs'), "export * from '../api.mjs';");
     await writeFile(path.join(directory, 'server.mjs'), DENO_SERVER);
     // A cache of its own, no update check, no remote module: Deno reads node_modules and nothing else.
     const env = { PATH: process.env.PATH, HOME: workspace, DENO_DIR: path.join(workspace, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' };
