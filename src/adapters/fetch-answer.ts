@@ -21,7 +21,8 @@ import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unr
  */
 export async function answerFetch(api: Api, request: ApiRequest, options: RespondOptions, host: unknown): Promise<Response | undefined> {
   // On node:http, the client's address is the socket's, read when first asked.
-  if (request.ip === undefined && isNodeHost(host)) addLazyAddress(request, undefined, host.incoming.socket);
+  // Asked in this order so that an address another host gives lazily (Bun's, Deno's) is not read here.
+  if (isNodeHost(host) && request.ip === undefined) addLazyAddress(request, undefined, host.incoming.socket);
   const answer = api.respond(request, options);
   // Awaited only when it is a promise: awaiting a response that is already there costs a tick.
   const response = answer instanceof Promise ? await answer : answer;

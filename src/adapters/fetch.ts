@@ -8,6 +8,7 @@ import type { Api } from '../core/api.js';
 import { targetBelow } from '../core/request.js';
 import { answerFetch } from './fetch-answer.js';
 import { FetchBody } from './fetch-body.js';
+import { addLazyAddress } from './host-facts.js';
 import { LOWER_CASE_HEADERS } from './respond-options.js';
 
 export { toFetchResponse } from './fetch-answer.js';
@@ -24,7 +25,8 @@ export { toFetchResponse } from './fetch-answer.js';
  * exposes), says `Connection: close`. A host on `node:http` that passes Node's request and response
  * as the second argument (`{ incoming, outgoing }`, as @hono/node-server does) gets what
  * `toNodeListener` does instead: the body drained up to 64 MiB, or the connection closed after the
- * answer, never read.
+ * answer, never read. `ctx.ip` is the client's address where the host gives it: the socket's on
+ * `node:http`, `server.requestIP(request)` on Bun, `info.remoteAddr` on Deno, read when first asked.
  *
  * @example
  * const handle = toFetch(api);
@@ -39,8 +41,36 @@ export function toFetch(api: Api): (request: Request, host?: unknown) => Promise
     const apiRequest = fromFetchRequest(request);
     // The host's objects: the Request, and what the runtime passed beside it (Node's request and response, Bun's server, ...).
     apiRequest.host = { request, env: host };
+    if (isRuntimeHost(host)) addLazyAddress(apiRequest, new RuntimeAddress(request, host), undefined);
     return answerFetch(api, apiRequest, LOWER_CASE_HEADERS, host) as Promise<Response>;
   };
+}
+
+/** What Bun (its server) and Deno (the connection's info) pass beside the request. */
+interface RuntimeHost {
+  requestIP?: (request: Request) => { address?: unknown } | null | undefined;
+  remoteAddr?: { hostname?: unknown } | null;
+}
+
+function isRuntimeHost(host: unknown): host is RuntimeHost {
+  if (typeof host !== 'object' || host === null) return false;
+  const { requestIP, remoteAddr } = host as RuntimeHost;
+  return typeof requestIP === 'function' || (typeof remoteAddr === 'object' && remoteAddr !== null);
+}
+
+/** The client's address on Bun or Deno, as `addLazyAddress` reads a host's `ip`: only when asked. */
+class RuntimeAddress {
+  constructor(
+    private readonly request: Request,
+    private readonly runtime: RuntimeHost,
+  ) {}
+
+  get ip(): string | undefined {
+    const { requestIP, remoteAddr } = this.runtime;
+    // Bun's requestIP is a method of its server; a Unix socket's address on Deno has no hostname.
+    const address = typeof requestIP === 'function' ? requestIP.call(this.runtime, this.request)?.address : remoteAddr?.hostname;
+    return typeof address === 'string' ? address : undefined;
+  }
 }
 
 /**

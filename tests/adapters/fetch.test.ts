@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi, endpoint } from '../../src/index.js';
 import { toFetch } from '../../src/adapters/fetch.js';
 import { listen, runAdapterSuite, type MountedServer } from './conformance.js';
 import { BODY_LIMIT, fixtureApi } from '../fixture/api.js';
@@ -62,6 +63,44 @@ describe('fetch specifics', () => {
   it('headers are passed with lower-case names', async () => {
     const response = await handle(new Request('http://example.test/users/1', { headers: { Authorization: 'Bearer alice', ACCEPT: 'image/png' } }));
     expect(response.status).toBe(406);
+  });
+});
+
+describe('ctx.ip from what Bun and Deno pass beside the request', () => {
+  const api = createApi({
+    endpoints: [
+      endpoint('GET', '/ip', { handle: (ctx) => ({ ip: ctx.ip ?? null }) }),
+      endpoint('GET', '/other', { handle: () => ({}) }),
+    ],
+  });
+  const handle = toFetch(api);
+  const ipOf = async (host: unknown) => ((await (await handle(new Request('http://example.test/ip'), host)).json()) as { ip: string | null }).ip;
+
+  it('Bun: server.requestIP(request) is called only by a request that reads ctx.ip, with that request', async () => {
+    const asked: Request[] = [];
+    const server = { requestIP: (request: Request) => (asked.push(request), { address: '::1', family: 'IPv6', port: 50000 }) };
+    await handle(new Request('http://example.test/other'), server);
+    expect(asked).toHaveLength(0);
+    const request = new Request('http://example.test/ip');
+    expect(await (await handle(request, server)).json()).toEqual({ ip: '::1' });
+    expect(asked).toEqual([request]);
+  });
+
+  it('Deno: info.remoteAddr.hostname; a Unix socket has none', async () => {
+    expect(await ipOf({ remoteAddr: { transport: 'tcp', hostname: '203.0.113.7', port: 50000 } })).toBe('203.0.113.7');
+    expect(await ipOf({ remoteAddr: { transport: 'unix', path: '/tmp/api.sock' } })).toBeNull();
+  });
+
+  it('an address the host cannot give (requestIP null or throwing) is undefined, not a failed request', async () => {
+    expect(await ipOf({ requestIP: () => null })).toBeNull();
+    expect(
+      await ipOf({
+        requestIP: () => {
+          throw new Error('closed');
+        },
+      }),
+    ).toBeNull();
+    expect(await ipOf({ params: Promise.resolve({}) })).toBeNull(); // Next.js's route context
   });
 });
 
