@@ -81,21 +81,21 @@ export async function openDemoDatabase(options) {
 
 /**
  * Where the demo keeps its idempotency keys and rate-limit counts: the Redis server `url` names
- * (REDIS_URL by default), through ioredis, which every instance of the demo may share; else this
- * process's memory. `close()` ends the connection.
+ * (REDIS_URL by default), through ioredis, under `prefix`, which every instance of the demo may share;
+ * else this process's memory. `close()` ends the connection.
  *
  * @example
  * const { store, close } = await openDemoStore({ url: 'redis://127.0.0.1:6379' });
  * const api = createDemoApi(db, { store });
  */
-export async function openDemoStore({ url = process.env.REDIS_URL } = {}) {
+export async function openDemoStore({ url = process.env.REDIS_URL, prefix = 'restcanon-demo:' } = {}) {
   if (!url) return { kind: 'memory', store: memoryStore(), close: async () => {} };
   const [{ Redis }, { redisStore }] = await Promise.all([import('ioredis'), import('restcanon/redis')]);
   // One retry per command: while Redis is down, a request fails within the store's timeout rather than queueing.
   const client = new Redis(url, { maxRetriesPerRequest: 1 });
   return {
     kind: 'redis',
-    store: redisStore({ client, prefix: 'restcanon-demo:' }),
+    store: redisStore({ client, prefix }),
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },
