@@ -1,11 +1,16 @@
 /**
  * The demo API: users and their orders, bearer tokens for two users and an admin, ownership,
  * validation with zod, entity tags and merge patches on users, paged and sortable orders, CORS for a
- * page on http://localhost:5173, on Postgres (PGlite in the process unless DATABASE_URL names a
- * server). `npm start` serves it with the node adapter.
+ * page on http://localhost:5173, idempotency keys on creates and changes and a rate limit per caller,
+ * on Postgres (PGlite in the process unless DATABASE_URL names a server) and, for the keys and the
+ * counts, in memory (or on the Redis server REDIS_URL names). `npm start` serves it with the node
+ * adapter.
  */
 import { collection, createApi, endpoint, PreconditionFailedError, UnauthorizedError } from 'restcanon';
+import { idempotency } from 'restcanon/idempotency';
 import { openApi } from 'restcanon/openapi';
+import { rateLimit } from 'restcanon/rate-limit';
+import { memoryStore } from 'restcanon/store';
 import { z } from 'zod';
 import { keysetPage, openDatabase, parameters } from './database.mjs';
 
@@ -74,11 +79,49 @@ export async function openDemoDatabase(options) {
   return db;
 }
 
+/**
+ * Where the demo keeps its idempotency keys and rate-limit counts: the Redis server `url` names
+ * (REDIS_URL by default), through ioredis, under `prefix`, which every instance of the demo may share;
+ * else this process's memory. `close()` ends the connection.
+ *
+ * @example
+ * const { store, close } = await openDemoStore({ url: 'redis://127.0.0.1:6379' });
+ * const api = createDemoApi(db, { store });
+ */
+export async function openDemoStore({ url = process.env.REDIS_URL, prefix = 'restcanon-demo:' } = {}) {
+  if (!url) return { kind: 'memory', store: memoryStore(), close: async () => {} };
+  const [{ Redis }, { redisStore }] = await Promise.all([import('ioredis'), import('restcanon/redis')]);
+  // One retry per command: while Redis is down, a request fails within the store's timeout rather than queueing.
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  return {
+    kind: 'redis',
+    store: redisStore({ client, prefix }),
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
+
+/** The rate limit of `npm start`: 300 requests a minute for each caller (or, signed out, each address). */
+export const DEMO_RATE_LIMIT = { quota: 300, window: 60 };
+
 /** The first row of a statement, or undefined: a missing item is restcanon's 404. */
 const first = (rows) => rows[0];
 
-/** Builds the demo API over its database. */
-export function createDemoApi(db, options = {}) {
+/**
+ * Builds the demo API over its database. `store` keeps the idempotency keys and the rate-limit counts
+ * (`openDemoStore()`; each module's own memory when omitted); `rateLimit` is the quota and window of
+ * each caller (DEMO_RATE_LIMIT by default), or false for none; the other options are createApi's.
+ *
+ * @example
+ * const api = createDemoApi(db, { store: (await openDemoStore()).store, rateLimit: { quota: 10, window: 1 } });
+ *
+ * @param {Omit<import('restcanon').ApiOptions, 'resources' | 'endpoints'> & { store?: import('restcanon/store').Store, rateLimit?: { quota: number, window: number } | false }} [demoOptions]
+ */
+export function createDemoApi(db, demoOptions = {}) {
+  const { store, rateLimit: quota = DEMO_RATE_LIMIT, ...rest } = demoOptions;
+  // As the API's type sees them: none of them changes its routes, which the typed client reads.
+  const options = /** @type {{}} */ (rest);
   const users = collection('users', {
     id: UserId,
     body: NewUser,
@@ -132,7 +175,9 @@ export function createDemoApi(db, options = {}) {
     remove: async (ctx) => first(await db.query(`delete from orders where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId])),
   });
 
-  const health = endpoint('GET', '/health', { public: true, response: z.object({ status: z.literal('ok') }), handle: () => ({ status: 'ok' }) });
+  // A load balancer's probes count against nobody's quota, and are never refused one.
+  const health = endpoint('GET', '/health', { public: true, response: z.object({ status: z.literal('ok') }), conventions: quota === false ? undefined : { rateLimit: false }, handle: () => ({ status: 'ok' }) });
+  const shared = store === undefined ? {} : { store };
 
   return createApi({
     // The orders are listed too, so that their routes are in the API's type (restcanon/client reads it).
@@ -142,6 +187,8 @@ export function createDemoApi(db, options = {}) {
     // A single-page application on the Vite dev server's origin may call the API from the browser.
     cors: { origins: ['http://localhost:5173'] },
     openapi: openApi({ info: { title: 'restcanon demo', version: '1.0.0' } }),
+    // Every POST and PATCH takes an optional Idempotency-Key: a retried create replays its 201 instead of adding an order.
+    use: [idempotency(shared), ...(quota === false ? [] : [rateLimit({ policies: { default: quota }, ...shared })])],
     onError: (error, { requestId }) => console.error(`[${requestId}]`, error),
     ...options,
   });

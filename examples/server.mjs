@@ -1,14 +1,15 @@
 /**
  * `npm start`: serves the demo API with restcanon's node adapter on PORT (default 3000), on PGlite in
- * memory, or on the Postgres server DATABASE_URL names.
+ * memory, or on the Postgres server DATABASE_URL names; idempotency keys and rate-limit counts in
+ * memory, or on the Redis server REDIS_URL names.
  */
 import { createServer } from 'node:http';
 import { toNodeListener } from 'restcanon/node';
-import { createDemoApi, openDemoDatabase } from './demo-api.mjs';
+import { createDemoApi, openDemoDatabase, openDemoStore } from './demo-api.mjs';
 
 const port = Number(process.env.PORT ?? 3000);
-const db = await openDemoDatabase();
-const server = createServer(toNodeListener(createDemoApi(db)));
+const [db, keys] = await Promise.all([openDemoDatabase(), openDemoStore()]);
+const server = createServer(toNodeListener(createDemoApi(db, { store: keys.store })));
 
 server.listen(port, () => {
   const base = `http://localhost:${port}`;
@@ -22,6 +23,7 @@ server.listen(port, () => {
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' '${base}/users/1/orders?limit=1'`);
   console.log(`  curl -i -X OPTIONS -H 'Origin: http://localhost:5173' -H 'Access-Control-Request-Method: POST' ${base}/users/1/orders`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"Stapler","quantity":1}' ${base}/users/1/orders`);
+  console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -H 'Idempotency-Key: "order-7"' -d '{"item":"Ruler","quantity":1}' ${base}/users/1/orders`);
   console.log(`  curl -i -H 'Authorization: Bearer alice-token' -H 'Content-Type: application/json' -d '{"item":"","quantity":0}' ${base}/users/1/orders`);
   console.log(`  curl -i -X DELETE -H 'Authorization: Bearer alice-token' ${base}/users/1`);
   console.log(`  curl -i -X DELETE -H 'Authorization: Bearer admin-token' ${base}/users/2`);
@@ -29,4 +31,4 @@ server.listen(port, () => {
   console.log(`  curl -i ${base}/openapi.json`);
 });
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => db.close().finally(() => process.exit(0))));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => Promise.allSettled([db.close(), keys.close()]).finally(() => process.exit(0))));

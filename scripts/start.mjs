@@ -14,7 +14,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The subpaths the examples import, and their sources (as in tsup.config.ts). */
-const USED = { index: 'src/index.ts', node: 'src/adapters/node.ts', openapi: 'src/openapi/index.ts', client: 'src/client/index.ts' };
+const USED = {
+  index: 'src/index.ts',
+  node: 'src/adapters/node.ts',
+  openapi: 'src/openapi/index.ts',
+  client: 'src/client/index.ts',
+  idempotency: 'src/idempotency.ts',
+  'rate-limit': 'src/conventions/rate-limit/index.ts',
+  store: 'src/store/index.ts',
+  redis: 'src/store/redis.ts',
+};
 
 function newest(folder) {
   let latest = 0;

@@ -1,41 +1,68 @@
 /**
- * The demo API answers every curl line of the README's tour as documented, over real HTTP.
+ * The demo API answers every curl line of the README's tour as documented, over real HTTP: on PGlite
+ * with its keys and counts in memory, and on Debian's Postgres and Redis servers, where two instances
+ * share the keys and the counts.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../src/adapters/node.js';
-import { createDemoApi } from '../examples/demo-api.mjs';
+import { createDemoApi, openDemoStore } from '../examples/demo-api.mjs';
 import { OPEN_TIMEOUT, openDemoDatabase } from './helpers/demo-database.js';
 import { POSTGRES_MISSING, startPostgres } from './helpers/postgres-server.js';
 import { answerOf, expectProblem } from './helpers/problem.js';
+import { findRedisServer, startRedisServer } from './helpers/redis-server.js';
 
 const alice = { authorization: 'Bearer alice-token' };
+const bob = { authorization: 'Bearer bob-token' };
 const json = { 'content-type': 'application/json' };
+const redisBinary = findRedisServer();
 
-/** Where the demo keeps its data: PGlite in the process, and a Postgres server where Debian's is installed. */
-const DATABASES = [
-  { name: 'PGlite', skip: undefined, start: async () => ({ url: undefined, stop: async () => {} }) },
-  { name: 'a Postgres server', skip: POSTGRES_MISSING, start: startPostgres },
+/** A server of the demo's own on a loopback port, and its base URL. */
+async function serve(api: ReturnType<typeof createDemoApi>): Promise<{ server: Server; base: string }> {
+  const server = createServer(toNodeListener(api));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Where the demo keeps its data, and its idempotency keys and rate-limit counts. */
+const SETUPS = [
+  { name: 'PGlite, keys and counts in memory', skip: undefined, database: async () => ({ url: undefined, stop: async () => {} }), redis: false },
+  {
+    name: 'a Postgres server, keys and counts on a Redis server',
+    skip: POSTGRES_MISSING ?? (redisBinary === undefined ? 'redis-server is not installed' : undefined),
+    database: startPostgres,
+    redis: true,
+  },
 ] as const;
 
-for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefined)(`the README tour of the demo API on ${name}`, () => {
-  let server: Server;
+for (const { name, skip, database, redis } of SETUPS) describe.skipIf(skip !== undefined)(`the README tour of the demo API on ${name}`, () => {
+  let servers: Server[] = [];
   let db: Awaited<ReturnType<typeof openDemoDatabase>>;
+  let keys: Awaited<ReturnType<typeof openDemoStore>>;
   let postgres: { url: string | undefined; stop(): Promise<void> };
+  let redisServer: Awaited<ReturnType<typeof startRedisServer>> | undefined;
   let base: string;
+  /** The base URL of a second instance of the demo, on the same database and store. */
+  let other: string;
 
   beforeAll(async () => {
-    postgres = await start();
+    postgres = await database();
+    if (redis) redisServer = await startRedisServer(redisBinary!);
+    // An empty URL is memory even where REDIS_URL is set.
+    keys = await openDemoStore({ url: redisServer === undefined ? '' : `redis://127.0.0.1:${redisServer.port}` });
+    expect(keys.kind).toBe(redis ? 'redis' : 'memory');
     db = await openDemoDatabase({ url: postgres.url });
-    server = createServer(toNodeListener(createDemoApi(db, { onError: () => {} })));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const instances = await Promise.all([serve(createDemoApi(db, { store: keys.store, onError: () => {} })), serve(createDemoApi(db, { store: keys.store, onError: () => {} }))]);
+    servers = instances.map((instance) => instance.server);
+    [base, other] = instances.map((instance) => instance.base) as [string, string];
   }, OPEN_TIMEOUT);
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await db.close();
-    await postgres.stop();
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    await db?.close();
+    await keys?.close();
+    await redisServer?.close();
+    await postgres?.stop();
   });
 
   it('GET /health is public', async () => {
@@ -50,9 +77,11 @@ for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefine
     expectProblem(answer, { status: 401, code: 'RC_UNAUTHORIZED', headers: { 'www-authenticate': 'Bearer realm="api"' }, exact: true });
   });
 
-  it('alice reads herself, and not bob', async () => {
+  it('alice reads herself, with the rate limit of her requests, and not bob', async () => {
     const own = await fetch(`${base}/users/1`, { headers: alice });
     expect(own.status).toBe(200);
+    expect(own.headers.get('ratelimit-policy')).toBe('"default";q=300;w=60');
+    expect(own.headers.get('ratelimit')).toBe('"default";r=299;t=60');
     expect(await own.json()).toEqual({ id: 1, name: 'Alice', email: 'alice@example.com' });
     expectProblem(await answerOf(await fetch(`${base}/users/2`, { headers: alice })), { status: 403, code: 'RC_FORBIDDEN', exact: true });
   });
@@ -84,6 +113,23 @@ for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefine
     expect(await response.json()).toEqual({ id: 4, userId: 1, item: 'Stapler', quantity: 1 });
   });
 
+  it('a create with an Idempotency-Key sent again replays its 201 and adds no order; with another body it is 422', async () => {
+    const create = (body: string) => fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json, 'idempotency-key': '"order-7"' }, body });
+    const first = await create('{"item":"Ruler","quantity":1}');
+    expect(first.status).toBe(201);
+    expect(first.headers.get('location')).toBe('/users/1/orders/5');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(await first.json()).toEqual({ id: 5, userId: 1, item: 'Ruler', quantity: 1 });
+    const again = await create('{"item":"Ruler","quantity":1}');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('location')).toBe('/users/1/orders/5');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual({ id: 5, userId: 1, item: 'Ruler', quantity: 1 });
+    const rulers = await (await fetch(`${base}/users/1/orders?item=Ruler`, { headers: alice })).json();
+    expect(rulers.items).toEqual([{ id: 5, userId: 1, item: 'Ruler', quantity: 1 }]);
+    expectProblem(await answerOf(await create('{"item":"Ruler","quantity":2}')), { status: 422, title: 'Idempotency-Key is already used', type: 'urn:restcanon:problem:idempotency-key-reused' });
+  });
+
   it('an invalid order is 400 listing both fields', async () => {
     const response = await fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"","quantity":0}' });
     const problem = expectProblem(await answerOf(response), { status: 400, code: 'RC_INVALID_INPUT' }) as { errors: { pointer: string }[] };
@@ -112,7 +158,7 @@ for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefine
     expect([...other.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
     const read = await fetch(`${base}/users/1`, { headers: { ...alice, origin: 'http://localhost:5173' } });
     expect(read.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(read.headers.get('access-control-expose-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['etag', 'location', 'link']));
+    expect(read.headers.get('access-control-expose-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['etag', 'location', 'link', 'ratelimit', 'ratelimit-policy', 'idempotent-replayed']));
   });
 
   it('only the admin removes users', async () => {
@@ -134,6 +180,40 @@ for (const { name, skip, start } of DATABASES) describe.skipIf(skip !== undefine
     const response = await fetch(`${base}/health`, { method: 'PUT' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it.runIf(redis)('a key used on one instance replays on the other, which runs nothing', async () => {
+    const create = (at: string) => fetch(`${at}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json, 'idempotency-key': '"across"' }, body: '{"item":"Globe","quantity":3}' });
+    const first = await create(base);
+    expect(first.status).toBe(201);
+    const location = first.headers.get('location');
+    const again = await create(other);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(location);
+    expect((await (await fetch(`${other}/users/1/orders?item=Globe`, { headers: alice })).json()).items).toHaveLength(1);
+  });
+
+  it.runIf(redis)('the rate limit counts the requests of both instances together', async () => {
+    const left = async (at: string) => (await fetch(`${at}/users/2`, { headers: bob })).headers.get('ratelimit');
+    expect(await left(base)).toBe('"default";r=299;t=60');
+    expect(await left(other)).toMatch(/^"default";r=298;t=(59|60)$/);
+    expect(await left(base)).toMatch(/^"default";r=297;t=(59|60)$/);
+  });
+
+  it.runIf(redis)('a caller over the quota is refused by either instance, with Retry-After', async () => {
+    // Two instances with a quota of 3, sharing a store of their own on the same Redis: counts of the tour's requests stay apart.
+    const quota = await openDemoStore({ url: `redis://127.0.0.1:${redisServer!.port}`, prefix: 'restcanon-demo-quota:' });
+    const low = await Promise.all([1, 2].map(() => serve(createDemoApi(db, { store: quota.store, rateLimit: { quota: 3, window: 60 }, onError: () => {} }))));
+    servers.push(...low.map((instance) => instance.server));
+    const statuses = [];
+    for (const at of [low[0]!.base, low[1]!.base, low[0]!.base]) statuses.push((await fetch(`${at}/users/1`, { headers: alice })).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const refused = await answerOf(await fetch(`${low[1]!.base}/users/1`, { headers: alice }));
+    await quota.close();
+    expectProblem(refused, { status: 429, title: 'Quota exceeded', type: 'https://iana.org/assignments/http-problem-types#quota-exceeded' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers.ratelimit).toMatch(/^"default";r=0;t=\d+$/);
   });
 });
 
@@ -160,6 +240,7 @@ describe('npm start', () => {
       });
       expect(output).toContain(`restcanon demo API on http://localhost:${port}`);
       expect(output).toContain(`curl -i -H 'Authorization: Bearer alice-token' http://localhost:${port}/users/1`);
+      expect(output).toContain(`-H 'Idempotency-Key: "order-7"' -d '{"item":"Ruler","quantity":1}' http://localhost:${port}/users/1/orders`);
       const response = await fetch(`http://127.0.0.1:${port}/health`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: 'ok' });

@@ -8,7 +8,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
 import { createDemoApi } from '../../examples/demo-api.mjs';
-import { OPEN_TIMEOUT, downDatabase, openDemoDatabase, resetDemoData } from '../helpers/demo-database.js';
+import { OPEN_TIMEOUT, downDatabase, downStore, heldDatabase, openDemoDatabase, resetDemoData } from '../helpers/demo-database.js';
+import type { Store } from '../../src/store/store.js';
 import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../src/openapi/index.js';
 import { headerText } from '../helpers/headers.js';
 
@@ -28,12 +29,30 @@ afterAll(() => db.close());
 const validBody = (path: string) => (path.includes('/orders') ? { item: 'Pen', quantity: 1 } : { name: 'Zed', email: 'zed@example.com' });
 const urlOf = (path: string, userId: string | number, id: string | number) => path.replace(':userId', String(userId)).replace(':id', String(id));
 
+/** What createDemoApi takes besides createApi's options. */
+interface DemoOptions {
+  store?: Store;
+  rateLimit?: { quota: number; window: number } | false;
+}
+
+/** The demo a probe's request goes to, and how it is sent: once through `api.handle` unless `send` says otherwise. */
+interface Setup {
+  database?: Database;
+  demo?: DemoOptions;
+  send?: (api: Api, request: ApiRequest) => Promise<ApiResponse>;
+}
+
 interface Probe {
   /** The case it exercises, for failure messages. */
   name: string;
-  database?: () => Database;
+  setup?: () => Setup;
   request: (route: RouteInfo) => ApiRequest;
 }
+
+/** A valid request with an Idempotency-Key, and one more header where given. */
+const keyed = ({ method, path }: RouteInfo, key: string, body: unknown = validBody(path)): ApiRequest => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'idempotency-key': key }, body: JSON.stringify(body) });
+/** The same fields, another value: another request under the same key. */
+const otherBody = (path: string) => (path.includes('/orders') ? { item: 'Pen', quantity: 2 } : { name: 'Zoe', email: 'zed@example.com' });
 
 /** One request per case of the issue; each runs against the demo's first data, so that none sees another's changes. */
 const PROBES: readonly Probe[] = [
@@ -52,7 +71,37 @@ const PROBES: readonly Probe[] = [
   { name: 'a wrong content type', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, 'content-type': 'text/plain' }, body: 'hello' }) },
   { name: 'a copy that is current', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'if-none-match': '"1"' }, body: JSON.stringify(validBody(path)) }) },
   { name: 'a stale copy', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'if-match': '"0"' }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'the database is down', database: downDatabase, request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'the database is down', setup: () => ({ database: downDatabase() }), request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  {
+    name: 'a caller over the rate limit',
+    setup: () => ({ demo: { rateLimit: { quota: 1, window: 60 } }, send: async (api, request) => (await api.handle(request), api.handle(request)) }),
+    request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }),
+  },
+  { name: 'a malformed Idempotency-Key', request: (route) => keyed(route, '"unterminated') },
+  {
+    name: 'an Idempotency-Key sent again with another request',
+    setup: () => ({ send: async (api, request) => (await api.handle(request), api.handle({ ...request, body: JSON.stringify(otherBody(request.url)) })) }),
+    request: (route) => keyed(route, '"k1"'),
+  },
+  {
+    name: 'an Idempotency-Key whose first request still runs',
+    setup: () => {
+      const held = heldDatabase(db);
+      return {
+        database: held.db,
+        send: async (api, request) => {
+          const first = api.handle(request);
+          await Promise.race([held.reached, first]);
+          const second = await api.handle(request);
+          held.release();
+          await first;
+          return second;
+        },
+      };
+    },
+    request: (route) => keyed(route, '"k2"'),
+  },
+  { name: 'the store is down', setup: () => ({ demo: { store: downStore() } }), request: (route) => keyed(route, '"k3"') },
 ];
 
 const toOpenApiPath = (template: string) => template.replace(/:(\w+)/g, '{$1}');
@@ -112,9 +161,10 @@ async function expectExactStatuses(options: ApiOptions, unobservable: Readonly<R
   for (const route of api.routes) {
     const observed = new Set<number>();
     for (const probe of PROBES) {
-      if (probe.database === undefined) await resetDemoData(db);
-      const fresh = createDemoApi(probe.database?.() ?? db, { ...quiet, ...options });
-      const response = await fresh.handle(probe.request(route));
+      await resetDemoData(db);
+      const { database = db, demo = {}, send = (api, request) => api.handle(request) } = probe.setup?.() ?? ({} as Setup);
+      const fresh = createDemoApi(database, { ...quiet, ...options, ...demo } as ApiOptions);
+      const response = await send(fresh, probe.request(route));
       expectDescribed(document, route, response, probe.name);
       observed.add(response.status);
     }
@@ -158,13 +208,16 @@ describe('the OpenAPI document of the demo API', () => {
       'DELETE /users/{id}': [204],
       'DELETE /users/{userId}/orders/{id}': [204],
     });
+    // Among them, observed: the 400, 409, 422 and 503 of an Idempotency-Key, and the 429 of the rate limit.
+    const document = await documentOf(createDemoApi(db, quiet));
+    expect(Object.keys(document.paths['/users/{userId}/orders']!.post!.responses)).toEqual(['201', '400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500', '503']);
   });
 
   it('follows a changed policy: remove 204, forbidden 404, JSON instead of 406', async () => {
     const policy = createStatusPolicy({ remove: 204, forbidden: 404, unacceptable: 'json' });
     await expectExactStatuses({ policy }, { 'GET /health': [500], 'GET /openapi.json': [500] });
     const document = await documentOf(createDemoApi(db, { ...quiet, policy }));
-    expect(Object.keys(document.paths['/users/{id}']!.delete!.responses)).toEqual(['204', '400', '401', '404', '412', '500']);
+    expect(Object.keys(document.paths['/users/{id}']!.delete!.responses)).toEqual(['204', '400', '401', '404', '412', '429', '500']);
   });
 
   it('every path answers any other method with the 405 and the Allow it states', async () => {

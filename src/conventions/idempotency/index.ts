@@ -51,6 +51,8 @@ export function idempotency(options?: IdempotencyOptions): Convention {
   const modes = new WeakMap<Endpoint, Mode>();
   return Object.freeze({
     name: 'idempotency',
+    // A page that retries a create must tell a replay from a first answer.
+    exposes: ['Idempotent-Replayed'],
     openapi: idempotencyPart(modes, rules),
     endpoint(endpoint: Endpoint, declared: unknown, build: EndpointBuild): EndpointParts | undefined {
       const mode = modeOf(endpoint, declared, rules, build.where, build.settings.authenticate !== undefined);

@@ -228,3 +228,18 @@ describe('idempotency: what is kept', () => {
     expect(again.headers['set-cookie']).toBeUndefined();
   });
 });
+
+describe('idempotency: CORS', () => {
+  const APP = 'https://app.example';
+
+  it('a page of an allowed origin may read Idempotent-Replayed on a first answer and on its replay', async () => {
+    const { api } = ordersApi({}, { cors: { origins: [APP] } });
+    const create = createOrder(KEY);
+    const withOrigin = { ...create, headers: { ...create.headers, origin: APP } };
+    const first = await api.handle(withOrigin);
+    const again = await api.handle(withOrigin);
+    expect(first.headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Idempotent-Replayed');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['access-control-expose-headers']).toBe(first.headers['access-control-expose-headers']);
+  });
+});

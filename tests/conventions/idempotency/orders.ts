@@ -4,7 +4,7 @@
  * retries.
  */
 import { z } from 'zod';
-import { collection, createApi, endpoint, type Api } from '../../../src/index.js';
+import { collection, createApi, endpoint, type Api, type CorsOptions } from '../../../src/index.js';
 import { idempotency, type IdempotencyOptions } from '../../../src/idempotency.js';
 
 export const ALICE = 'Bearer alice';
@@ -34,7 +34,7 @@ export interface Orders {
   reported: unknown[];
 }
 
-export function ordersApi(options: IdempotencyOptions = {}, more: { timeout?: number } = {}): Orders {
+export function ordersApi(options: IdempotencyOptions = {}, more: { timeout?: number; cors?: CorsOptions } = {}): Orders {
   const state: Orders = { api: undefined as unknown as Api, runs: { create: 0, update: 0, submit: 0 }, hold: undefined, fault: undefined, reported: [] };
   let next = 1;
   const orders = collection('orders', {
@@ -73,6 +73,7 @@ export function ordersApi(options: IdempotencyOptions = {}, more: { timeout?: nu
       return undefined;
     },
     ...(more.timeout === undefined ? {} : { timeout: more.timeout }),
+    ...(more.cors === undefined ? {} : { cors: more.cors }),
     onError: (error) => {
       state.reported.push(error);
     },
