@@ -2,6 +2,7 @@
  * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types (fastify-types.ts)
  * are structural, so nothing is imported from fastify, not even a type.
  */
+import { Readable } from 'node:stream';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
 import type { Api, EndpointHandlerOptions } from '../core/api.js';
@@ -189,7 +190,10 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
     else reply.header(name, headers[name]!);
   }
   if (settleUnreadBody(raw, reply.raw)) reply.header('connection', 'close');
-  reply.send(response.payload);
+  const { stream } = response;
+  // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the
+  // client goes away, and destroys the connection when it fails after the head went out.
+  reply.send(stream === undefined ? response.payload : Readable.from(stream, { objectMode: false }));
 }
 
 function isStream(body: unknown): body is NodeRequest {

@@ -150,3 +150,20 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     throw new TypeError(`A stream answer gave a chunk that is ${chunk === null ? 'null' : typeof chunk === 'object' ? 'an object that is no Uint8Array' : `a ${typeof chunk}`}; give Uint8Array or string chunks`);
   }
 }
+
+/**
+ * Closes a stream nobody will write: its source's `return()` (a Node stream destroyed, a
+ * generator's `finally` run). What closing throws is no answer's concern.
+ *
+ * @example
+ * await closeStream(response.stream);
+ */
+export function closeStream(stream: AsyncIterable<Uint8Array>): Promise<unknown> {
+  try {
+    return Promise.resolve(stream[Symbol.asyncIterator]().return?.()).catch(ignore);
+  } catch {
+    return Promise.resolve();
+  }
+}
+
+function ignore(): void {}

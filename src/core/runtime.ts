@@ -12,7 +12,7 @@ import { requestIdOf } from './request-id.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
 import { runSteps } from './steps.js';
-import type { Chunks } from './byte-results.js';
+import { closeStream, type Chunks } from './byte-results.js';
 
 const INTERNAL_STATUS = OUTCOMES.internalError.status;
 
@@ -87,22 +87,6 @@ function withoutBody(response: ApiResponse): ApiResponse {
   return response;
 }
 
-/**
- * Closes a stream nobody will write: its source's `return()` (a Node stream destroyed, a
- * generator's `finally` run). What closing throws is no answer's concern.
- *
- * @example
- * await closeStream(response.stream);
- */
-export function closeStream(stream: AsyncIterable<Uint8Array>): Promise<unknown> {
-  try {
-    return Promise.resolve(stream[Symbol.asyncIterator]().return?.()).catch(ignore);
-  } catch {
-    return Promise.resolve();
-  }
-}
-
-function ignore(): void {}
 
 const TIMED_OUT = /* @__PURE__ */ withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
 
