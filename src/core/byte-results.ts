@@ -31,7 +31,7 @@ export function byteBodyOf(result: unknown): ByteBody | undefined {
   const source = result as { getReader?: unknown; [Symbol.asyncIterator]?: unknown };
   // A web stream before async iteration: not every runtime's ReadableStream is iterable.
   if (typeof source.getReader === 'function') return streamOf(() => readerOf(result as ReadableStream<unknown>));
-  if (typeof source[Symbol.asyncIterator] === 'function') return streamOf(() => (result as AsyncIterable<unknown>)[Symbol.asyncIterator]());
+  if (typeof source[Symbol.asyncIterator] === 'function') return { payload: undefined, stream: new Chunks(() => (result as AsyncIterable<unknown>)[Symbol.asyncIterator](), result), length: undefined };
   return undefined;
 }
 
@@ -88,7 +88,11 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
   private closed = false;
   private report: ((error: unknown) => void) | undefined;
 
-  constructor(private readonly open: () => AsyncIterator<unknown>) {}
+  /** `open` gives the source's iterator; `resource` is the source itself, destroyed on `return()` when it is a Node stream. */
+  constructor(
+    private readonly open: () => AsyncIterator<unknown>,
+    private readonly resource?: unknown,
+  ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
     return this;
@@ -123,10 +127,14 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     if (this.closed) return DONE;
     this.closed = true;
     try {
-      await this.source?.return?.();
+      // Opened to be closed: a Node stream never read is destroyed all the same, a web stream cancelled.
+      await (this.source ??= this.open()).return?.();
     } catch {
       // A source that fails to close is closed as far as the answer goes.
     }
+    // A Node stream's iterator never started has nothing to destroy it with.
+    const resource = this.resource as { destroy?: unknown; destroyed?: unknown } | undefined;
+    if (typeof resource?.destroy === 'function' && resource.destroyed === false) (resource.destroy as () => void)();
     return DONE;
   }
 
