@@ -131,7 +131,7 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
  * through the reply. A response that is already there is sent at once, from a synchronous handler,
  * which Fastify does not wait on.
  */
-function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<void> | undefined {
+function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<unknown> | undefined {
   const apiRequest = fromFastifyRequest(request, reply, url, prefix);
   const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
   if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled, request.raw));
@@ -154,7 +154,7 @@ function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLik
 export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
   const handle = createEndpointHandler(endpoint, options);
   return async (request, reply) => {
-    sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
+    return sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
   };
 }
 
@@ -180,7 +180,12 @@ function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike
  * of a body the API did not read is settled as on `node:http`: Fastify leaves it to Node, which would
  * read all of it once the answer is sent.
  */
-function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): void {
+/**
+ * Sends the answer through the reply. It gives the reply for a stream answer, for an async handler to
+ * resolve with: Fastify waits on a reply it is given until the response ends, where a stream still
+ * sending after a handler resolved with nothing would be answered again, empty.
+ */
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | undefined {
   reply.code(response.status);
   const headers = response.headers;
   // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`
@@ -193,7 +198,12 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
   const { stream } = response;
   // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the
   // client goes away, and destroys the connection when it fails after the head went out.
-  reply.send(stream === undefined ? response.payload : Readable.from(stream, { objectMode: false }));
+  if (stream === undefined) {
+    reply.send(response.payload);
+    return undefined;
+  }
+  reply.send(Readable.from(stream, { objectMode: false }));
+  return reply;
 }
 
 function isStream(body: unknown): body is NodeRequest {

@@ -101,15 +101,26 @@ export function fetchStreamOf(stream: AsyncIterable<Uint8Array>): ReadableStream
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { done, value } = await chunks.next();
-        if (done === true) controller.close();
-        else controller.enqueue(value);
+        let result: IteratorResult<Uint8Array>;
+        try {
+          result = await chunks.next();
+        } catch {
+          // The core reported the error; a host that writes what the stream errors with (as
+          // @hono/node-server does) must not send its message to the client.
+          controller.error(STREAM_FAILED);
+          return;
+        }
+        if (result.done === true) controller.close();
+        else controller.enqueue(result.value);
       },
       cancel: () => closeQuietly(chunks).then(ignore),
     },
     { highWaterMark: 0 },
   );
 }
+
+/** What a Fetch stream answer errors with when its source fails: the same words for every failure. */
+const STREAM_FAILED = /* @__PURE__ */ new Error('The answer ended early: its source failed');
 
 /** The host objects a Node adapter keeps as `ApiRequest.host`, by adapter. */
 interface NodeHosts {
