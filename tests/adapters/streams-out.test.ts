@@ -66,6 +66,8 @@ const KINDS: Record<string, () => unknown> = {
 /** What the endpoints of one adapter's API saw: closed generators and streams, and reports. */
 interface Seen {
   generatorClosed: number;
+  /** Requests whose ctx.signal was aborted, and why. */
+  aborted: string[];
   readable: Readable | undefined;
   reports: [unknown, ErrorInfo][];
 }
@@ -102,6 +104,15 @@ function apiFor(seen: Seen): Api {
             throw new Error('failed after the first chunk');
           })(),
       }),
+      endpoint('GET', '/waits-for-the-client', {
+        handle: (ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              seen.aborted.push((ctx.signal.reason as Error).name);
+              resolve({ late: true });
+            });
+          }),
+      }),
       endpoint('GET', '/json-only', { handle: () => new Uint8Array([1, 2, 3]) }),
       endpoint('GET', '/download', { produces: ['application/pdf'], handle: (ctx) => (ctx.attachment(String((ctx.query as { name?: string }).name)), new Uint8Array([37, 80, 68, 70])) }),
     ],
@@ -130,7 +141,7 @@ const SILENT_MOUNTS: Readonly<Record<string, Mount>> = {
 
 for (const [name, mount] of Object.entries(SILENT_MOUNTS)) {
   describe(`stream answers on ${name}`, () => {
-    const seen: Seen = { generatorClosed: 0, readable: undefined, reports: [] };
+    const seen: Seen = { generatorClosed: 0, aborted: [], readable: undefined, reports: [] };
     let server: MountedServer;
     beforeAll(async () => {
       server = await mount(apiFor(seen), {});
@@ -198,6 +209,20 @@ for (const [name, mount] of Object.entries(SILENT_MOUNTS)) {
       seen.readable = undefined;
       await goAwayAfterFirstChunk(server.baseUrl, '/endless-readable');
       await eventually(() => seen.readable?.destroyed === true, 'the Readable destroyed');
+    });
+
+    it('ctx.signal is aborted when the client goes away before the answer', async () => {
+      const before = seen.aborted.length;
+      await new Promise<void>((resolve) => {
+        const req = http.get(`${server.baseUrl}/waits-for-the-client`);
+        req.on('error', () => resolve());
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 100);
+      });
+      await eventually(() => seen.aborted.length === before + 1, 'ctx.signal aborted');
+      expect(seen.aborted.at(-1)).toBe('AbortError');
     });
 
     it.each([
