@@ -134,9 +134,7 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
 function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<unknown> | undefined {
   const apiRequest = fromFastifyRequest(request, reply, url, prefix);
   const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
-  if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled, request.raw));
-  sendFastifyReply(reply, response, request.raw);
-  return undefined;
+  return response instanceof Promise ? response.then((settled) => sendFastifyReply(reply, settled, request.raw)) : void sendFastifyReply(reply, response, request.raw);
 }
 
 /** Fastify's answer to an error of its own, as its documentation has `frameworkErrors` give it. */
@@ -153,9 +151,7 @@ function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLik
  */
 export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
   const handle = createEndpointHandler(endpoint, options);
-  return async (request, reply) => {
-    return sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
-  };
+  return async (request, reply) => sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
 }
 
 function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike, url: string, baseUrl?: string): ApiRequest {
@@ -175,15 +171,10 @@ function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike
 
 /**
  * Sends through Fastify's reply, so onSend hooks and logging see it. The handler resolves to nothing
- * rather than to the reply: a returned reply is a thenable that Fastify waits on until the response
- * finishes, which holds every request's objects longer and costs a promise job per request. The rest
- * of a body the API did not read is settled as on `node:http`: Fastify leaves it to Node, which would
- * read all of it once the answer is sent.
- */
-/**
- * Sends the answer through the reply. It gives the reply for a stream answer, for an async handler to
- * resolve with: Fastify waits on a reply it is given until the response ends, where a stream still
- * sending after a handler resolved with nothing would be answered again, empty.
+ * rather than to the reply (a thenable Fastify waits on until the response finishes, which costs a
+ * promise job per request), but for a stream answer: resolved with nothing while its stream still
+ * sends, Fastify would answer again, empty. The rest of a body the API did not read is settled as
+ * on `node:http`: Fastify leaves it to Node, which would read all of it once the answer is sent.
  */
 function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | undefined {
   reply.code(response.status);
@@ -198,12 +189,8 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
   const { stream } = response;
   // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the
   // client goes away, and destroys the connection when it fails after the head went out.
-  if (stream === undefined) {
-    reply.send(response.payload);
-    return undefined;
-  }
-  reply.send(Readable.from(stream, { objectMode: false }));
-  return reply;
+  reply.send(stream === undefined ? response.payload : Readable.from(stream, { objectMode: false }));
+  return stream === undefined ? undefined : reply;
 }
 
 function isStream(body: unknown): body is NodeRequest {

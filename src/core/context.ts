@@ -108,7 +108,7 @@ export class RequestContext {
  * The reason `ctx.signal` is aborted with when the client went away before its answer was complete.
  *
  * @example
- * if (ctx.signal.reason instanceof ClientGoneError) return;
+ * ctx.signal.reason.name; // 'AbortError'
  */
 export class ClientGoneError extends Error {
   override name = 'AbortError';

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApi, endpoint } from '../../src/index.js';
+import { createApi, endpoint, type Endpoint } from '../../src/index.js';
 import { openApi } from '../../src/openapi/index.js';
 
-async function documentOf(endpoints: Parameters<typeof createApi>[0]['endpoints']): Promise<{ paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> }> {
+async function documentOf(endpoints: readonly Endpoint[]): Promise<{ paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> }> {
   const api = createApi({ naming: 'off', openapi: openApi({ info: { title: 't', version: '1' } }), endpoints });
   return (await api.handle({ method: 'GET', url: '/openapi.json' })).body as never;
 }
