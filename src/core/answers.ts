@@ -178,7 +178,7 @@ export function succeed(exchange: Exchange): ApiResponse {
     const byteType = isByteType(format);
     // A string is data to a format (JSON writes it quoted), bytes under a type of bytes.
     const bytes = byteType || typeof body !== 'string' ? byteBodyOf(body) : undefined;
-    if (bytes !== undefined) return byteAnswer(status, headers, cookies, format, body, bytes);
+    if (bytes !== undefined) return byteAnswer(exchange, status, headers, cookies, format, body, bytes);
     if (byteType) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is data, and the answer's type is ${format.type}, which no format of the API writes: return bytes, a string or a stream for it, or add a format of that type`);
   }
   // Before the response schema cuts it: cut, a stream would go out as the plain object of its fields.
@@ -192,10 +192,14 @@ export function succeed(exchange: Exchange): ApiResponse {
 
 /**
  * The answer of a byte result: its type (`charset=utf-8` added to a `text/*` type for a string),
- * `Content-Length` where the length is known, and its payload or its stream. This is where a range
- * or an event encoder takes the byte or stream answer and transforms it.
+ * `Content-Length` where the length is known, and its payload or its stream.
+ *
+ * The one place where a byte or stream answer is made, before the settle and finish hooks see it:
+ * what transforms such an answer goes here, on the response this builds, with the request in
+ * `exchange` (a `Range` answered 206 or 416 from a payload or a Blob of known length; the events of
+ * `text/event-stream` encoded into the stream).
  */
-function byteAnswer(status: number, headers: Record<string, string>, cookies: string[] | undefined, format: Serializer, result: unknown, bytes: ByteBody): ApiResponse {
+function byteAnswer(_exchange: Exchange, status: number, headers: Record<string, string>, cookies: string[] | undefined, format: Serializer, result: unknown, bytes: ByteBody): ApiResponse {
   const type = isByteType(format) ? format.type : format.contentType;
   headers['content-type'] = typeof result === 'string' && /^text\//i.test(type) && !/;\s*charset=/i.test(type) ? `${type}; charset=utf-8` : type;
   if (bytes.length !== undefined) headers['content-length'] = String(bytes.length);

@@ -169,17 +169,8 @@ function run(
       if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
       else answerWith(walking, settling);
     };
-    const conclude = (response: ApiResponse): void => {
-      if (response.stream === undefined || request.method === 'HEAD') return answerSettled(response);
-      // The first chunk is read before the answer starts: a source that fails at once is a problem answer.
-      const stream = response.stream as Chunks;
-      const report = (error: unknown): void => settings.report(error, { requestId: walking.ctx.id, status: INTERNAL_STATUS, request });
-      stream.start(report).then(
-        () => answerSettled(response),
-        (error: unknown) => answerSettled(fail(error, request, headers, compiled, id)),
-      );
-    };
-    if (ready !== undefined) conclude(ready);
+    // Only a stream answer pays for one closure more: the answer to a failure of its first chunk.
+    if (ready !== undefined) startStream(walking, ready, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, id)));
     else {
       pending!.then(
         () => {
@@ -189,7 +180,8 @@ function run(
           } catch (error) {
             response = fail(error, request, headers, compiled, id);
           }
-          conclude(response);
+          if (response.stream === undefined || request.method === 'HEAD') answerSettled(response);
+          else startStream(walking, response, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, id)));
         },
         (error: unknown) => answerSettled(fail(error, request, headers, compiled, id)),
       );
@@ -199,6 +191,16 @@ function run(
     const response = fail(error, request, headers, compiled, id);
     return exchange === undefined ? response : concluded(exchange, response);
   }
+}
+
+/**
+ * A stream answer once its first chunk is read, before the answer starts: a source that fails at
+ * once is answered by `failed`; from then on its errors are reported as a 500 of the request.
+ */
+function startStream(exchange: Exchange, response: ApiResponse, answer: (response: ApiResponse) => void, failed: (error: unknown) => void): void {
+  const { settings, ctx } = exchange;
+  const report = (error: unknown): void => settings.report(error, { requestId: ctx.id, status: INTERNAL_STATUS, request: ctx.request });
+  (response.stream as Chunks).start(report).then(() => answer(response), failed);
 }
 
 /** The answer of a walk that did not wait: seen by the settle hooks, then by the finish hooks. */

@@ -182,9 +182,11 @@ describe('HEAD of a stream answer', () => {
 describe('the deadline and a stream', () => {
   it('a source whose first chunk does not come in time is a 503, and the source is closed', async () => {
     let closed = false;
+    const reports: Reports = [];
     const api = createApi({
       naming: 'off',
       timeout: 50,
+      onError: (error, info) => reports.push([error, info]),
       endpoints: [endpoint('GET', '/slow', { produces: ['text/plain'], handle: () => (async function* () {
         try {
           await new Promise((resolve) => setTimeout(resolve, 200));
@@ -196,6 +198,7 @@ describe('the deadline and a stream', () => {
     });
     const response = await api.handle({ method: 'GET', url: '/slow' });
     expect(response.status).toBe(503);
+    expect(reports.map(([, info]) => info.status)).toEqual([503]);
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(closed).toBe(true);
   });
@@ -217,15 +220,18 @@ describe('the deadline and a stream', () => {
 
   it('ctx.signal is aborted when the deadline passes', async () => {
     let reason: unknown;
+    const reports: Reports = [];
     const api = createApi({
       naming: 'off',
       timeout: 30,
+      onError: (error, info) => reports.push([error, info]),
       endpoints: [endpoint('GET', '/wait', { handle: (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve((reason = ctx.signal.reason, { late: true })))) })],
     });
     const response = await api.handle({ method: 'GET', url: '/wait' });
     expect(response.status).toBe(503);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect((reason as { status?: number }).status).toBe(503);
+    expect(reports.map(([, info]) => info.status)).toEqual([503]);
   });
 
   it('ctx.signal is aborted through the adapter\'s onClose, which is asked only when the signal is read', async () => {
