@@ -25,7 +25,8 @@ export function byteBodyOf(result: unknown): ByteBody | undefined {
   if (typeof result === 'string') return { payload: result, stream: undefined, length: utf8Length(result) };
   if (typeof result !== 'object' || result === null) return undefined;
   if (result instanceof Uint8Array) return bytes(result.buffer instanceof ArrayBuffer ? result : new Uint8Array(result));
-  if (ArrayBuffer.isView(result)) return bytes(new Uint8Array(result.buffer.slice(result.byteOffset, result.byteOffset + result.byteLength)));
+  // Another view (a DataView, a Float32Array): its bytes, copied out of memory that may be shared.
+  if (ArrayBuffer.isView(result)) return bytes(new Uint8Array(new Uint8Array(result.buffer, result.byteOffset, result.byteLength)));
   if (result instanceof ArrayBuffer) return bytes(new Uint8Array(result));
   if (typeof Blob === 'function' && result instanceof Blob) return { payload: undefined, stream: new Chunks(() => readerOf(result.stream())), length: result.size };
   const source = result as { getReader?: unknown; [Symbol.asyncIterator]?: unknown };
