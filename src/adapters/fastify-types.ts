@@ -40,12 +40,12 @@ export interface FastifyReplyLike {
 }
 
 /**
- * A Fastify route handler.
+ * A Fastify route handler. Its promise may resolve with the reply, which Fastify waits on until the response ends (a stream answer).
  *
  * @example
  * app.get('/users/:id', handler satisfies FastifyHandler);
  */
-export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => void | Promise<void>;
+export type FastifyHandler = (request: FastifyRequestLike, reply: FastifyReplyLike) => void | Promise<unknown>;
 
 /**
  * The parts of a Fastify instance that the plugin uses.

@@ -2,6 +2,7 @@
  * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types (fastify-types.ts)
  * are structural, so nothing is imported from fastify, not even a type.
  */
+import { Readable } from 'node:stream';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
 import type { Api, EndpointHandlerOptions } from '../core/api.js';
@@ -130,12 +131,10 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
  * through the reply. A response that is already there is sent at once, from a synchronous handler,
  * which Fastify does not wait on.
  */
-function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<void> | undefined {
+function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<unknown> | undefined {
   const apiRequest = fromFastifyRequest(request, reply, url, prefix);
   const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
-  if (response instanceof Promise) return response.then((settled) => sendFastifyReply(reply, settled, request.raw));
-  sendFastifyReply(reply, response, request.raw);
-  return undefined;
+  return response instanceof Promise ? response.then((settled) => sendFastifyReply(reply, settled, request.raw)) : void sendFastifyReply(reply, response, request.raw);
 }
 
 /** Fastify's answer to an error of its own, as its documentation has `frameworkErrors` give it. */
@@ -152,9 +151,7 @@ function sendFrameworkError(error: FastifyErrorLike, _request: FastifyRequestLik
  */
 export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptions = {}): FastifyHandler {
   const handle = createEndpointHandler(endpoint, options);
-  return async (request, reply) => {
-    sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
-  };
+  return async (request, reply) => sendFastifyReply(reply, await handle(fromFastifyRequest(request, reply, request.url), (request.params ?? {}) as Record<string, string>), request.raw);
 }
 
 function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike, url: string, baseUrl?: string): ApiRequest {
@@ -174,12 +171,12 @@ function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike
 
 /**
  * Sends through Fastify's reply, so onSend hooks and logging see it. The handler resolves to nothing
- * rather than to the reply: a returned reply is a thenable that Fastify waits on until the response
- * finishes, which holds every request's objects longer and costs a promise job per request. The rest
- * of a body the API did not read is settled as on `node:http`: Fastify leaves it to Node, which would
- * read all of it once the answer is sent.
+ * rather than to the reply (a thenable Fastify waits on until the response finishes, which costs a
+ * promise job per request), but for a stream answer: resolved with nothing while its stream still
+ * sends, Fastify would answer again, empty. The rest of a body the API did not read is settled as
+ * on `node:http`: Fastify leaves it to Node, which would read all of it once the answer is sent.
  */
-function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): void {
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | undefined {
   reply.code(response.status);
   const headers = response.headers;
   // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`
@@ -189,7 +186,11 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
     else reply.header(name, headers[name]!);
   }
   if (settleUnreadBody(raw, reply.raw)) reply.header('connection', 'close');
-  reply.send(response.payload);
+  const { stream } = response;
+  // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the
+  // client goes away, and destroys the connection when it fails after the head went out.
+  reply.send(stream === undefined ? response.payload : Readable.from(stream, { objectMode: false }));
+  return stream === undefined ? undefined : reply;
 }
 
 function isStream(body: unknown): body is NodeRequest {

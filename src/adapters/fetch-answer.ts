@@ -7,6 +7,7 @@ import type { ApiRequest, ApiResponse, ResponseHeaders } from '../core/contract.
 import type { Api, RespondOptions } from '../core/api.js';
 import { settleFetchBody } from './fetch-body.js';
 import { addLazyAddress } from './host-facts.js';
+import { fetchStreamOf } from './stream-out.js';
 import { settleUnreadBody, type FinishingResponse, type UnreadBody } from './unread-body.js';
 
 /**
@@ -48,13 +49,15 @@ function isNodeHost(host: unknown): host is NodeHost {
 }
 
 /**
- * A Fetch `Response` from an `ApiResponse`: no body for HEAD and for the statuses that have none.
+ * A Fetch `Response` from an `ApiResponse`: no body for HEAD and for the statuses that have none; a
+ * stream answer's body pulled from its source as the host reads it (see stream-out.ts).
  *
  * @example
  * return toFetchResponse(await api.handle(fromFetchRequest(request)));
  */
 export function toFetchResponse(response: ApiResponse): Response {
-  return new Response(bodyOf(response.payload), { status: response.status, headers: fetchHeaders(response.headers) });
+  const { stream } = response;
+  return new Response(stream === undefined ? bodyOf(response.payload) : fetchStreamOf(stream), { status: response.status, headers: fetchHeaders(response.headers) });
 }
 
 /**

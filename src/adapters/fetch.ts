@@ -7,6 +7,7 @@ import type { ApiRequest, HeaderRecord } from '../core/contract.js';
 import type { Api } from '../core/api.js';
 import { targetBelow } from '../core/request.js';
 import { answerFetch } from './fetch-answer.js';
+import { onFetchClose } from './stream-out.js';
 import { FetchBody } from './fetch-body.js';
 import { addLazyAddress } from './host-facts.js';
 import { LOWER_CASE_HEADERS } from './respond-options.js';
@@ -87,7 +88,7 @@ export function fromFetchRequest(request: Request): ApiRequest {
   });
   // The Request constructor (and @hono/node-server) parsed and serialized the URL already, dot
   // segments resolved: the host in front of this handler reads the same URL.
-  const apiRequest: ApiRequest = { method: request.method, url: targetBelow(request.url, '') ?? request.url, headers };
+  const apiRequest: ApiRequest = { method: request.method, url: targetBelow(request.url, '') ?? request.url, headers, onClose: onFetchClose };
   // `request.body` is touched only if the API reads the body, or answers without reading one the
   // request announced (to cancel it): on @hono/node-server, touching it makes a second Request.
   if (request.method !== 'GET' && request.method !== 'HEAD') apiRequest.body = new FetchBody(request);

@@ -13,6 +13,7 @@ import { LOWER_CASE_HEADERS } from './respond-options.js';
 import { addHostFacts } from './host-facts.js';
 import { drainBody } from './unread-body.js';
 import { sendNodeResponse, writeNodeResponse } from './wire.js';
+import { onNodeClose } from './stream-out.js';
 
 export type { NodeRequest, NodeResponse } from './node-types.js';
 export { sendNodeResponse } from './wire.js';
@@ -113,6 +114,7 @@ export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/', 
     url,
     headers: headers.authorization === undefined && headers['content-type'] === undefined ? headers : withRepeatedHeaders(headers, req.rawHeaders),
     body: readNodeBody(req),
+    onClose: onNodeClose,
   };
   return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket);
 }

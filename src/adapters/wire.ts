@@ -1,12 +1,14 @@
 /**
  * An `ApiResponse` written to Node's response, as the node, Express and Koa adapters send it: its
  * headers with `Content-Length` (`Set-Cookie` one line per cookie, after those the host set), its payload (none for HEAD and the statuses without a body, where the core
- * leaves it out), and, before the answer goes out, the rest of a request body the API did not read
+ * leaves it out) or its stream (written as the socket takes it, see stream-out.ts), and, before the answer goes out, the rest of a request body the API did not read
  * settled, with `Connection: close` when it is left unread.
  */
 import type { ApiResponse, ResponseHeaders } from '../core/contract.js';
 import type { NodeRequest, NodeResponse } from './node-types.js';
 import { settleUnreadBody } from './unread-body.js';
+import { closeStream } from '../core/byte-results.js';
+import { writeNodeStream, type StreamingResponse } from './stream-out.js';
 
 /**
  * Writes an `ApiResponse` to a Node response, with its `Content-Length`. The rest of a body the API
@@ -32,8 +34,12 @@ export function sendNodeResponse(res: NodeResponse, response: ApiResponse): void
  * writeNodeResponse(res, response, response.headers, req);
  */
 export function writeNodeResponse(res: NodeResponse, response: ApiResponse, headers: ResponseHeaders, req: NodeRequest | undefined): void {
+  const { stream } = response;
   try {
-    if (res.headersSent || res.writableEnded || res.destroyed) return;
+    if (res.headersSent || res.writableEnded || res.destroyed) {
+      if (stream !== undefined) void closeStream(stream);
+      return;
+    }
     const { payload } = response;
     if (payload !== undefined) headers['content-length'] = String(byteLength(payload));
     // writeHead replaces a header the host set already; cookies (a session's, a CSRF token's) add up instead.
@@ -43,10 +49,12 @@ export function writeNodeResponse(res: NodeResponse, response: ApiResponse, head
     // A copy: without a payload, sendNodeResponse passes the caller's own headers.
     if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
     res.writeHead(response.status, headers);
-    res.end(payload);
+    if (stream === undefined) res.end(payload);
+    else void writeNodeStream(res as unknown as StreamingResponse, stream);
   } catch {
     // What Node refuses to write must not become an uncaught exception (the listener's promise is
     // nobody's) nor a socket left open: the connection is closed instead.
+    if (stream !== undefined) void closeStream(stream);
     res.destroy();
   }
 }

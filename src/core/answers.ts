@@ -12,6 +12,9 @@ import { single } from './request.js';
 import type { Settings } from './settings.js';
 import { checkedReply } from './context.js';
 import { payloadOf, whyUnwritable } from './writable.js';
+import { byteBodyOf, type ByteBody } from './byte-results.js';
+import { isByteType } from './produces.js';
+import type { Serializer } from '../formats/formats.js';
 
 /**
  * The answers of a request, the last stop of its walk: a success as the status policy and the
@@ -169,14 +172,40 @@ export function succeed(exchange: Exchange): ApiResponse {
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: undefined, payload: undefined };
   }
+  const { format } = exchange;
+  // An endpoint that produces types of its own answers bytes and streams as they are.
+  if (compiled.produced !== undefined) {
+    const byteType = isByteType(format);
+    // A string is data to a format (JSON writes it quoted), bytes under a type of bytes.
+    const bytes = byteType || typeof body !== 'string' ? byteBodyOf(body) : undefined;
+    if (bytes !== undefined) return byteAnswer(exchange, status, headers, cookies, format, body, bytes);
+    if (byteType) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} is data, and the answer's type is ${format.type}, which no format of the API writes: return bytes, a string or a stream for it, or add a format of that type`);
+  }
   // Before the response schema cuts it: cut, a stream would go out as the plain object of its fields.
   const why = whyUnwritable(body);
   if (why !== undefined) throw new TypeError(`The result of ${endpoint.method} ${endpoint.path} ${why}`);
   if (compiled.project !== undefined) body = compiled.project(body);
-  const { format } = exchange;
   const payload = compiled.stringify !== undefined && format.type === 'application/json' ? payloadOf(compiled.stringify(body), 'compiled application/json') : payloadOf(format.serialize(body), format.type);
   headers['content-type'] = format.contentType;
   return { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body, payload };
+}
+
+/**
+ * The answer of a byte result: its type (`charset=utf-8` added to a `text/*` type for a string),
+ * `Content-Length` where the length is known, and its payload or its stream.
+ *
+ * The one place where a byte or stream answer is made, before the settle and finish hooks see it:
+ * what transforms such an answer goes here, on the response this builds, with the request in
+ * `exchange` (a `Range` answered 206 or 416 from a payload or a Blob of known length; the events of
+ * `text/event-stream` encoded into the stream).
+ */
+function byteAnswer(_exchange: Exchange, status: number, headers: Record<string, string>, cookies: string[] | undefined, format: Serializer, result: unknown, bytes: ByteBody): ApiResponse {
+  const type = isByteType(format) ? format.type : format.contentType;
+  headers['content-type'] = typeof result === 'string' && /^text\//i.test(type) && !/;\s*charset=/i.test(type) ? `${type}; charset=utf-8` : type;
+  if (bytes.length !== undefined) headers['content-length'] = String(bytes.length);
+  const response: ApiResponse = { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: bytes.payload, payload: bytes.payload };
+  if (bytes.stream !== undefined) response.stream = bytes.stream;
+  return response;
 }
 
 /** An answer's headers with the lines of its `Set-Cookie`. */

@@ -3,6 +3,8 @@ import type { BodyRules } from './body.js';
 import { readsBody, type Endpoint } from './endpoint.js';
 import type { AnswerHook, Compiled, FinishHook, SettleHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
+import { createNegotiator } from '../formats/formats.js';
+import { producedFormats } from './produces.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
 import type { Settings } from './settings.js';
@@ -59,6 +61,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
   }
   const bodyRules = bodyRulesOf(endpoint, settings);
   const { steps, outcomes } = stepsOf(endpoint, template, bodyRules, settings, parts);
+  const produced = endpoint.produces === undefined ? undefined : producedFormats(endpoint.produces, settings.formats);
   const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
   return {
     endpoint,
@@ -71,6 +74,8 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
     statuses: new Set(outcomes.map((outcome) => settings.policy.decide(outcome))),
     undeclared: new Set(),
+    produced,
+    negotiator: produced === undefined ? undefined : createNegotiator(produced),
     stringify: compileStringify(endpoint, settings),
     answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
     project: pipe(parts.flatMap((part) => (part.project === undefined ? [] : [part.project]))),

@@ -2,6 +2,7 @@ import type { ApiRequest, HeaderRecord, Logger, QueryRecord, ResponseHeaders } f
 import { cookiesOf, setCookieLine, type CookieOptions } from './cookies.js';
 import type { Reply, ChosenOutcome } from './endpoint.js';
 import { answerHeader, checkHeader } from './http.js';
+import { contentDisposition } from './disposition.js';
 
 /**
  * The context a handler receives, as one class: what `ctx.set`, `ctx.append` and `ctx.outcome`
@@ -28,6 +29,8 @@ export class RequestContext {
   id: string;
   log: Logger;
   reply: Reply | undefined;
+  /** The media type negotiated for a success answer, once `Accept` was read. */
+  responseType: string;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
   readonly choices: ReadonlySet<string> | undefined;
   /**
@@ -37,6 +40,8 @@ export class RequestContext {
   private address: string | undefined | typeof UNREAD;
   /** The request's cookies, once `cookies` was read. */
   private parsedCookies: Readonly<Record<string, string>> | undefined;
+  /** What aborts `signal`, once it was read. */
+  private controller: AbortController | undefined;
 
   constructor(params: unknown, query: QueryRecord, headers: HeaderRecord, request: ApiRequest, choices: ReadonlySet<string> | undefined, id: string, log: Logger) {
     this.params = params;
@@ -52,8 +57,31 @@ export class RequestContext {
     this.id = id;
     this.log = log;
     this.reply = undefined;
+    this.responseType = 'application/json';
     this.choices = choices;
     this.parsedCookies = undefined;
+    this.controller = undefined;
+  }
+
+  get signal(): AbortSignal {
+    let controller = this.controller;
+    if (controller === undefined) {
+      const made = new AbortController();
+      controller = this.controller = made;
+      const request = this.request;
+      // The adapter's hook is asked only now: a request that never reads the signal pays nothing.
+      if (typeof request.onClose === 'function') request.onClose(() => made.abort(new ClientGoneError()));
+    }
+    return controller.signal;
+  }
+
+  /** Aborts `signal`, if anyone read it, with the reason: the deadline passed. */
+  abort(reason: unknown): void {
+    this.controller?.abort(reason);
+  }
+
+  attachment(filename?: string): void {
+    (this.reply ??= { headers: {}, outcome: undefined }).headers['content-disposition'] = contentDisposition(filename);
   }
 
   get ip(): string | undefined {
@@ -89,6 +117,19 @@ export class RequestContext {
       throw new TypeError(`ctx.outcome: "${String(outcome)}" is not an outcome of this endpoint; declare it in "outcomes" (it may choose ${[...this.choices].join(', ')})`);
     }
     (this.reply ??= { headers: {}, outcome: undefined }).outcome = outcome;
+  }
+}
+
+/**
+ * The reason `ctx.signal` is aborted with when the client went away before its answer was complete.
+ *
+ * @example
+ * ctx.signal.reason.name; // 'AbortError'
+ */
+export class ClientGoneError extends Error {
+  override name = 'AbortError';
+  constructor() {
+    super('The client went away before its answer was complete');
   }
 }
 

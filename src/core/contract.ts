@@ -40,6 +40,14 @@ export interface ApiRequest {
   id?: string | undefined;
   /** The host's logger for this request (Fastify's `request.log`, pino-http's `req.log`): `ctx.log`, and where restcanon reports. */
   log?: Logger | undefined;
+  /**
+   * How the core learns that the client went away before its answer was complete: called as a
+   * method of the request, at most once and only when a handler reads `ctx.signal`, with a listener
+   * to call then. An adapter gives one shared function that finds the connection through `host`, so
+   * that a request pays nothing for it until it is called. Absent in memory: only the deadline
+   * aborts `ctx.signal` there.
+   */
+  onClose?: ((this: ApiRequest, listener: () => void) => void) | undefined;
 }
 
 /**
@@ -71,17 +79,26 @@ export interface ResponseHeaders {
 /**
  * What the core answers: the status, the headers (lower-cased names; `set-cookie` the list of its lines), the body as a value (a result
  * or a problem object, for tests to read) and the payload as it goes on the wire (for adapters).
+ * A stream answer (a `Readable`, a `ReadableStream`, an async iterable or a `Blob` of an endpoint
+ * that `produces` its type) has `stream` instead of a payload: its chunks, its first already read.
+ * Whoever iterates it writes every chunk, stops with `return()` when the client goes away, and ends
+ * the connection abruptly when it throws (the core has reported the error by then). A test reads it
+ * with `for await`.
  *
  * @example
  * const response = await api.handle({ method: 'GET', url: '/users/7' });
  * response.status; // 404
  * response.body; // { type: 'about:blank', title: 'Not Found', status: 404, code: 'RC_NOT_FOUND', ... }
+ * const download = await api.handle({ method: 'GET', url: '/reports/7.csv' });
+ * for await (const chunk of download.stream!) chunks.push(chunk);
  */
 export interface ApiResponse {
   status: number;
   headers: ResponseHeaders;
   body: unknown;
   payload: string | Uint8Array | undefined;
+  /** The body of a stream answer, chunk by chunk (payload and body undefined then); absent otherwise. */
+  stream?: AsyncIterable<Uint8Array> | undefined;
 }
 
 /**

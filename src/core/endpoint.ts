@@ -128,6 +128,29 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   outcome(outcome: ChosenOutcome): void;
   /** What `set`, `append`, `cookie` and `outcome` recorded; undefined until one is called. */
   readonly reply: Reply | undefined;
+  /**
+   * The media type `Accept` chose for a success answer: one of the endpoint's `produces` where it
+   * has them, else the type of one of the API's formats.
+   */
+  readonly responseType: string;
+  /**
+   * Aborted when the client goes away before its answer is complete, or when the request's deadline
+   * passes before the answer starts: give it to what the handler waits on (`fetch`, a database
+   * query, a stream it reads). Made the first time it is read.
+   *
+   * @example
+   * const upstream = await fetch(url, { signal: ctx.signal });
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Makes the answer a download: `Content-Disposition: attachment`, with the file name the client
+   * should offer (RFC 6266; a name beyond ASCII also as `filename*`, RFC 8187). The name is cut to
+   * its last path segment and cleaned of what could split a header; it is never used as a path.
+   *
+   * @example
+   * ctx.attachment('report 2024.csv'); // Content-Disposition: attachment; filename="report 2024.csv"
+   */
+  attachment(filename?: string): void;
 }
 
 /** What a handler set for its answer with `ctx.set`, `ctx.append`, `ctx.cookie` and `ctx.outcome`. */
@@ -210,6 +233,8 @@ export interface Endpoint<Facts = unknown> {
   /** The body's schema; `'unvalidated'` takes any body; `'ignored'` lets one arrive unread; undefined takes none. */
   readonly body: BodyOption | undefined;
   readonly consumes: readonly string[];
+  /** The media types of the success bodies it sends besides the API's formats, negotiated against `Accept`; undefined for the API's formats. */
+  readonly produces?: readonly string[] | undefined;
   /** The largest body it reads, in bytes, where it differs from the API's `bodyLimit`. */
   readonly bodyLimit?: number | undefined;
   readonly public: boolean;

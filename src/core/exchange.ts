@@ -59,6 +59,10 @@ export interface Compiled {
   statuses: ReadonlySet<number>;
   /** The error statuses it answered without declaring them, each reported once. */
   undeclared: Set<number>;
+  /** The formats of its `produces` (a stand-in for each type no API format writes); undefined without one. */
+  produced: readonly Serializer[] | undefined;
+  /** Negotiates `Accept` against `produced`; undefined where the API's formats are negotiated. */
+  negotiator: { content(accept: string | undefined): Serializer | undefined } | undefined;
   /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */
   stringify: ((value: unknown) => string) | undefined;
   /** What its conventions add to a success answer, in order; undefined when none does. */

@@ -12,6 +12,9 @@ import { requestIdOf } from './request-id.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
 import { runSteps } from './steps.js';
+import { closeStream, type Chunks } from './byte-results.js';
+
+const INTERNAL_STATUS = OUTCOMES.internalError.status;
 
 /**
  * Running a request: the steps of its endpoint (built once by compile.ts) run until one waits, then
@@ -35,6 +38,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const exchange = timed as Exchange;
       answerWith(exchange, fail(TIMED_OUT, exchange.ctx.request, exchange.headers, exchange.ctx.id));
       exchange.stop?.();
+      (exchange.ctx as unknown as RequestContext).abort(TIMED_OUT);
     });
   }
 
@@ -74,15 +78,29 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 function withoutBody(response: ApiResponse): ApiResponse {
   response.body = undefined;
   response.payload = undefined;
+  const { stream } = response;
+  if (stream !== undefined) {
+    // HEAD: the headers of a GET, and the source closed unread.
+    response.stream = undefined;
+    void closeStream(stream);
+  }
   return response;
 }
 
+
 const TIMED_OUT = /* @__PURE__ */ withoutStack(() => new HttpError(OUTCOMES.timeout.status, { code: OUTCOMES.timeout.code, detail: 'The request did not finish in time', expose: true }));
 
-/** The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. */
+/**
+ * The answer of a request that had to wait: its steps' or its deadline's, whichever comes first. A
+ * stream that comes too late is closed unread.
+ */
 function answerWith(exchange: Exchange, response: ApiResponse): void {
   exchange.settings.deadlines?.delete(exchange);
-  exchange.resolve!(finished(exchange, response));
+  const { resolve } = exchange;
+  exchange.resolve = undefined;
+  const answer = finished(exchange, response);
+  if (resolve !== undefined) resolve(answer);
+  else if (answer.stream !== undefined) void closeStream(answer.stream);
 }
 
 /** An answer of the endpoint as its conventions' finish hooks leave it; one that throws is reported. */
@@ -137,8 +155,12 @@ function run(
     };
     const walking = exchange;
     const pending = runSteps(walking, 0);
-    // A response that is already there has nothing left to wait for, nor to time out.
-    if (pending === undefined) return concluded(walking, succeed(walking));
+    let ready: ApiResponse | undefined;
+    if (pending === undefined) {
+      ready = succeed(walking);
+      // A response that is already there has nothing left to wait for, nor to time out; a stream's first chunk has.
+      if (ready.stream === undefined || request.method === 'HEAD') return concluded(walking, ready);
+    }
     // One promise per request, settled by its steps or by its deadline, whichever comes first.
     const answer = new Promise<ApiResponse>((resolve) => (walking.resolve = resolve));
     settings.deadlines?.add(walking);
@@ -147,23 +169,38 @@ function run(
       if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
       else answerWith(walking, settling);
     };
-    pending.then(
-      () => {
-        let response: ApiResponse;
-        try {
-          response = succeed(walking);
-        } catch (error) {
-          response = fail(error, request, headers, compiled, id);
-        }
-        answerSettled(response);
-      },
-      (error: unknown) => answerSettled(fail(error, request, headers, compiled, id)),
-    );
+    // Only a stream answer pays for one closure more: the answer to a failure of its first chunk.
+    if (ready !== undefined) startStream(walking, ready, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, id)));
+    else {
+      pending!.then(
+        () => {
+          let response: ApiResponse;
+          try {
+            response = succeed(walking);
+          } catch (error) {
+            response = fail(error, request, headers, compiled, id);
+          }
+          if (response.stream === undefined || request.method === 'HEAD') answerSettled(response);
+          else startStream(walking, response, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, id)));
+        },
+        (error: unknown) => answerSettled(fail(error, request, headers, compiled, id)),
+      );
+    }
     return answer;
   } catch (error) {
     const response = fail(error, request, headers, compiled, id);
     return exchange === undefined ? response : concluded(exchange, response);
   }
+}
+
+/**
+ * A stream answer once its first chunk is read, before the answer starts: a source that fails at
+ * once is answered by `failed`; from then on its errors are reported as a 500 of the request.
+ */
+function startStream(exchange: Exchange, response: ApiResponse, answer: (response: ApiResponse) => void, failed: (error: unknown) => void): void {
+  const { settings, ctx } = exchange;
+  const report = (error: unknown): void => settings.report(error, { requestId: ctx.id, status: INTERNAL_STATUS, request: ctx.request });
+  (response.stream as Chunks).start(report).then(() => answer(response), failed);
 }
 
 /** The answer of a walk that did not wait: seen by the settle hooks, then by the finish hooks. */

@@ -55,14 +55,20 @@ export function runSteps(exchange: Exchange, from: number): Promise<unknown> | u
   return undefined;
 }
 
-/** The format of a successful answer, from `Accept`; a 406 when none fits and the policy says so. */
+/**
+ * The format of a successful answer, from `Accept`, among the endpoint's `produces` where it has one
+ * (else the API's formats); a 406 when none fits and the policy says so, else the first. Its media
+ * type is `ctx.responseType`.
+ */
 export function negotiateFormat(exchange: Exchange): undefined {
-  const { settings } = exchange;
-  const format = settings.negotiator.content(single(exchange.headers.accept));
+  const { settings, compiled } = exchange;
+  const produced = compiled.produced;
+  const format = (compiled.negotiator ?? settings.negotiator).content(single(exchange.headers.accept));
   if (format !== undefined) exchange.format = format;
   else if (settings.policy.unacceptable === 'reject') {
-    throw new NotAcceptableError(`Available: ${settings.formats.map((serializer) => serializer.type).join(', ')}`);
-  }
+    throw new NotAcceptableError(`Available: ${(produced ?? settings.formats).map((serializer) => serializer.type).join(', ')}`);
+  } else if (produced !== undefined) exchange.format = produced[0]!;
+  (exchange.ctx as { responseType: string }).responseType = exchange.format.type;
   return undefined;
 }
 

@@ -31,7 +31,7 @@ export function whyUnwritable(value: unknown): string | undefined {
   const found = typeof value === 'object' && value !== null ? unwritable(value, 0, new Set()) : unwritable(value, 0, NOTHING_SEEN);
   if (found === undefined) return undefined;
   const [kind, pointer] = found;
-  const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : kind === COLLECTION ? 'JSON writes it as {}; give an object or an array' : 'bytes and streams are not supported yet; give data, such as an object, an array or a string';
+  const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : kind === COLLECTION ? 'JSON writes it as {}; give an object or an array' : "bytes and streams go out only as the whole result, under a type the endpoint sends them as: declare the media type in the endpoint's `produces` (such as produces: ['application/octet-stream']), or give data";
   return `${pointer === '' ? 'is' : 'holds'} ${kind}${pointer === '' ? '' : ` at #${pointer}`}: ${advice}`;
 }
 

@@ -61,6 +61,15 @@ export interface EndpointConfig<
   body?: BodySchema;
   /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
   consumes?: readonly string[];
+  /**
+   * The media types of its success answers, negotiated against `Accept` instead of the API's
+   * formats (`['text/csv']`, `['image/png', 'image/webp']`): under a type no format writes, `handle`
+   * returns bytes, a string, a `Blob` or a stream (a Node `Readable`, a `ReadableStream`, an async
+   * iterable of `Uint8Array` or string chunks), sent as they are. A type of one of the API's
+   * formats (`'application/json'`) writes a data result as that format does. The chosen type is
+   * `ctx.responseType`.
+   */
+  produces?: readonly string[];
   /** The largest body this endpoint reads, in bytes, instead of the API's `bodyLimit` (an upload larger, a form smaller). */
   bodyLimit?: number;
   /** Reachable without a principal when the API authenticates. */

@@ -7,11 +7,12 @@ import { checkParamsSchema } from '../core/params-schema.js';
 import { checkSchema, isStandardSchema, type StandardSchema } from '../core/standard-schema.js';
 import type { PartSchema } from '../core/validation.js';
 import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint } from '../core/endpoint.js';
+import { checkProduces } from '../core/produces.js';
 import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
 import { checkBodyOption, declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
 
@@ -80,6 +81,7 @@ export function endpoint<
   checkFunction(config.authorize, `${where}: "authorize"`, '(ctx) => true to let the caller go on');
   checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
   if (config.public === true && config.authorize !== undefined) throw publicRule(where, 'a public endpoint');
+  const produces = checkProduces(config.produces, where);
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
   // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
@@ -92,6 +94,7 @@ export function endpoint<
     headers: config.headers,
     body: config.body,
     consumes: config.consumes ?? ['application/json'],
+    ...(produces === undefined ? {} : { produces }),
     bodyLimit: config.bodyLimit,
     public: config.public === true,
     authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],

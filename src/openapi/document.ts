@@ -268,6 +268,22 @@ function successSchema(build: Build, route: RouteInfo): JsonSchema | undefined {
   return response.page === true && page !== undefined ? page(items) : { type: 'array', items };
 }
 
+/**
+ * The success content of an endpoint with `produces`: each of its types, as the API's format of that
+ * type documents it, or as bytes: a string of that media type (OpenAPI 3.1 says so with JSON
+ * Schema's `contentMediaType`, where 3.0 said `format: binary`), text for a `text/*` type.
+ */
+function producedContent(produces: readonly string[], formats: readonly { type: string }[], formatContent: (format: { type: string }) => JsonSchema): JsonSchema {
+  return Object.fromEntries(
+    produces.map((type) => {
+      const essence = type.split(';')[0]!.trim().toLowerCase();
+      const format = formats.find((served) => served.type.split(';')[0]!.trim().toLowerCase() === essence);
+      if (format !== undefined) return [type, formatContent(format)];
+      return [type, { schema: essence.startsWith('text/') ? { type: 'string' } : { type: 'string', contentMediaType: essence } }];
+    }),
+  );
+}
+
 /** The problem of an error answer in each problem media type: restcanon's, with what declared errors add. */
 function problemContent(book: SchemaBook, validation: boolean, extensions: readonly JsonSchema[], types: ReadonlySet<string>): JsonSchema {
   const own = book.own(validation ? 'ValidationProblem' : 'Problem');
@@ -280,7 +296,8 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
   const { endpoint } = route;
   const responses: Record<string, JsonSchema> = {};
   const errors = new Map<number, { reasons: string[]; validation: boolean; extensions: JsonSchema[] }>();
-  const successContent = Object.fromEntries(api.formats.map((format) => [format.type, schema === undefined ? {} : { schema: isXml(format.type) ? xmlResult(schema) : schema }]));
+  const formatContent = (format: { type: string }): JsonSchema => (schema === undefined ? {} : { schema: isXml(format.type) ? xmlResult(schema) : schema });
+  const successContent = endpoint.produces === undefined ? Object.fromEntries(api.formats.map((format) => [format.type, formatContent(format)])) : producedContent(endpoint.produces, api.formats, formatContent);
   for (const outcome of route.outcomes) {
     const status = api.policy.decide(outcome);
     const meaning = MEANINGS[outcome];

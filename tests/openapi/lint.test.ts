@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoApi } from '../../examples/demo-api.mjs';
 import { downDatabase } from '../helpers/demo-database.js';
 import { createConduitApi } from '../../examples/conduit/api.mjs';
+import { z } from 'zod';
+import { createApi, endpoint, type Api } from '../../src/index.js';
+import { openApi } from '../../src/openapi/index.js';
 
 const run = promisify(execFile);
 const modules = join(import.meta.dirname, '..', '..', 'node_modules');
@@ -21,7 +24,22 @@ const scratch = mkdtempSync(join(tmpdir(), 'restcanon-lint-'));
 const DOCUMENTS = [
   { name: 'the demo API', file: join(scratch, 'demo.json'), api: () => createDemoApi(downDatabase(), { onError: () => {} }), url: '/openapi.json' },
   { name: 'the Conduit example', file: join(scratch, 'conduit.json'), api: () => createConduitApi(downDatabase(), { onError: () => {} }), url: '/api/openapi.json' },
+  { name: 'an API of downloads (produces)', file: join(scratch, 'downloads.json'), api: downloadsApi, url: '/openapi.json' },
 ];
+
+/** Endpoints that answer bytes, text and streams under their `produces`, and one that also answers JSON. */
+function downloadsApi(): Api {
+  return createApi({
+    naming: 'off',
+    // An API that authenticates: its operations carry security, as the recommended rules ask.
+    authenticate: () => ({ id: 'u1' }),
+    openapi: openApi({ info: { title: 'downloads', version: '1.0.0' }, servers: [{ url: 'https://api.example.com' }] }),
+    endpoints: [
+      endpoint('GET', '/logos/:name', { summary: 'A logo', produces: ['image/png', 'image/webp'], handle: () => new Uint8Array(0) }),
+      endpoint('GET', '/reports/:id', { summary: 'A report', produces: ['application/json', 'text/csv'], response: z.object({ rows: z.array(z.string()) }), handle: () => ({ rows: [] }) }),
+    ],
+  });
+}
 // No telemetry and no update check: the linters read nothing but the files given.
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
 

@@ -361,11 +361,11 @@ describe('bytes and streams where a format expects data', () => {
     ['an ArrayBuffer', () => new ArrayBuffer(1)],
     ['a Buffer', () => Buffer.from('x')],
     ['a Blob', () => new Blob(['x'])],
-  ])('%s is reported as not supported yet', async (_name, value) => {
+  ])('%s is reported with the advice to declare it in produces', async (_name, value) => {
     const reports: Reports = [];
     const response = await apiWith(reports, [asResult(value)]).handle(get('/values'));
     expectMasked(response, reports);
-    expect(String((reports[0]![0] as Error).message)).toMatch(/bytes and streams are not supported yet/);
+    expect(String((reports[0]![0] as Error).message)).toMatch(/declare the media type in the endpoint's `produces`/);
   });
 
   it('a promise nested in a result is reported with where it is and what to do', async () => {

@@ -172,7 +172,8 @@ function markRan(exchange: Exchange): undefined {
  * (and the answer is no 400 or 5xx), or the key released, so that a fixed retry runs: a request that
  * ended before its handler (a missing item, a 412) or whose handler threw did not do its work. With
  * `keepFailures`, every answer of a request that reached its handler's phase is kept but a 429 or a
- * 503, as Stripe keeps what follows the start of an endpoint's execution. The answer waits for the store, so that a client
+ * 503, as Stripe keeps what follows the start of an endpoint's execution. A stream answer (a
+ * download) is never kept: its key is released, and the answer goes out. The answer waits for the store, so that a client
  * that retries once it has its answer finds it kept.
  */
 function keep(store: Store, rules: IdempotencyRules): SettleHook {
@@ -181,8 +182,9 @@ function keep(store: Store, rules: IdempotencyRules): SettleHook {
     if (note === undefined || !note.reserved) return undefined;
     note.reserved = false;
     const { status } = response;
-    // A 429 or a 503 says to come back later: kept, it would say so until the retention ends.
-    if (rules.keepFailures ? note.started && status !== 429 && status !== 503 : note.ran && status !== 400 && status < 500) {
+    // A 429 or a 503 says to come back later: kept, it would say so until the retention ends. A
+    // stream cannot be kept without reading it whole: its key is released, and a retry runs again.
+    if (response.stream === undefined && (rules.keepFailures ? note.started && status !== 429 && status !== 503 : note.ran && status !== 400 && status < 500)) {
       return withTimeout(store.set(note.storeKey, keptRecord(note.fingerprint, response), rules.retention), rules.timeout);
     }
     return withTimeout(store.delete(note.storeKey), rules.timeout);
