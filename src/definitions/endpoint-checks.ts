@@ -5,14 +5,16 @@ import { checkSchema, isStandardSchema } from '../core/standard-schema.js';
 import type { DeclaredErrors, Endpoint } from '../core/endpoint.js';
 
 /**
- * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
+ * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'`, `'bytes'`, `'stream'` or `'ignored'`.
  *
  * @example
  * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
  */
 export function checkBodyOption(value: unknown, what: string): void {
-  if (value !== undefined && value !== 'unvalidated' && value !== 'ignored' && !isStandardSchema(value)) {
-    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`);
+  if (value !== undefined && value !== 'unvalidated' && value !== 'bytes' && value !== 'stream' && value !== 'ignored' && !isStandardSchema(value)) {
+    throw new TypeError(
+      `${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, 'bytes' or 'stream' to take its bytes, or 'ignored' to take a body and never read it`,
+    );
   }
 }
 
