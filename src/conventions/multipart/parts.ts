@@ -156,7 +156,7 @@ export class PartsReading {
    * or closes what is left).
    */
   fail(error: unknown): void {
-    if (this.failure !== undefined || this.finished) return;
+    if (this.failure !== undefined) return;
     this.failure = error;
     this.settleFields.reject(error);
     for (const file of this.waiting) (file.stream as Readable).destroy();
@@ -177,7 +177,7 @@ export class PartsReading {
 
   /** The request is answered: what was not read of the body is not read now. */
   close(): void {
-    this.fail(answered());
+    if (!this.finished) this.fail(answered());
   }
 
   /** The next file, once it comes; undefined at the end of the body. A file the handler left unread is drained first. */
