@@ -3,6 +3,7 @@
  * written on a raw socket, and a property test of the framing.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { z } from 'zod';
@@ -230,5 +231,62 @@ describe('the framing of multipart bodies (property)', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a slow upload and the deadline', () => {
+  it('a multipart body that stops coming is answered 503 at the deadline, and the handler’s read ends with an error', async () => {
+    const ends: string[] = [];
+    const api = createApi({
+      timeout: 150,
+      use: [multipart()],
+      onError: () => {},
+      endpoints: [
+        endpoint('POST', '/slow', {
+          consumes: ['multipart/form-data'],
+          body: 'unvalidated',
+          handle: async (ctx) => {
+            try {
+              for await (const file of ctx.files!) await text(file.stream);
+              ends.push('clean');
+            } catch (error) {
+              ends.push(String((error as { status?: number }).status));
+            }
+            return {};
+          },
+        }),
+      ],
+    });
+    const slow = await listen(http.createServer(toNodeListener(api)));
+    try {
+      const { port } = new URL(slow.baseUrl);
+      const started = part(['Content-Disposition: form-data; name="f"; filename="a.bin"'], 'x'.repeat(1000)).slice(0, -2);
+      const answer = await new Promise<string>((resolve) => {
+        let received = '';
+        const socket = net.connect(Number(port), '127.0.0.1', () => {
+          socket.write(`POST /slow HTTP/1.1\r\nHost: test\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 100000\r\n\r\n${started}`);
+        });
+        socket.on('data', (data) => {
+          received += data.toString('latin1');
+          if (received.includes('\r\n\r\n')) {
+            socket.destroy();
+            resolve(received);
+          }
+        });
+        socket.on('error', () => {});
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ends).toEqual(['503']);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a file over its limit while the handler reads it answers the 413', async () => {
+    const form = new FormData();
+    form.append('photo', new Blob(['x'.repeat(300_000)]), 'big.bin');
+    const response = await fetch(`${server.baseUrl}/limited`, { method: 'POST', body: form });
+    expect(response.status).toBe(413);
   });
 });
