@@ -66,7 +66,7 @@ export function endpoint<
   checkSchema(config.response, `${where}: "response"`);
   checkSchema(config.query, `${where}: "query"`);
   checkSchema(config.headers, `${where}: "headers"`);
-  checkBodyOption(config.body, `${where}: "body"`);
+  checkBodyOption(config.body, `${where}: "body"`, true);
   if (config.consumes !== undefined && !(BODY_METHODS.has(method) && readsBody({ body: config.body }))) {
     throw new TypeError(`${where}: "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "consumes"`);
   }
