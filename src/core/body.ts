@@ -3,7 +3,6 @@ import { BadRequestError, isHttpError, PayloadTooLargeError, UnsupportedMediaTyp
 import { ERROR_CODES } from './error-codes.js';
 import { parseMediaType } from './media-type.js';
 import { remember } from './memo.js';
-import type { Step } from './exchange.js';
 
 /**
  * A body as bytes on the wire: a string, bytes, or chunks as a framework's stream gives them.
@@ -45,8 +44,17 @@ export interface BodyRules {
   /** The keys of a form's schema that take only arrays: a key sent once reaches them as a one-element array. */
   formArrays?: readonly string[] | undefined;
   /** The steps of the API's modules that read a media type themselves (`multipart/form-data`), by type. */
-  readers?: ReadonlyMap<string, Step> | undefined;
+  readers?: ReadonlyMap<string, BodyReader> | undefined;
 }
+
+/**
+ * A step of a module that reads a media type itself (a seam's `readers`), as the body's rules keep
+ * it: it takes the request's exchange, which this file does not name.
+ *
+ * @example
+ * const reader: BodyReader = readParts as BodyReader;
+ */
+export type BodyReader = (exchange: never) => Promise<unknown> | undefined;
 
 /**
  * Whether a request body is raw (to be read and parsed) rather than parsed by a framework.

@@ -129,7 +129,7 @@ export function readRequestBody(exchange: Exchange): Promise<void> | undefined {
   const type = exchange.mediaType;
   if (rules.reading !== 'bytes' && type !== undefined) {
     const reader = rules.readers?.get(type);
-    if (reader !== undefined) return reader(exchange) as Promise<void> | undefined;
+    if (reader !== undefined) return reader(exchange as never) as Promise<void> | undefined;
   }
   return readAndParse(exchange, body, rules);
 }
