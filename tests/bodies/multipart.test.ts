@@ -290,3 +290,35 @@ describe('a slow upload and the deadline', () => {
     expect(response.status).toBe(413);
   });
 });
+
+describe('a file the handler holds unread when the deadline passes', () => {
+  it('is let go without an uncaught error: the request answers 503 and the server lives on', async () => {
+    const api = createApi({
+      timeout: 100,
+      use: [multipart()],
+      onError: () => {},
+      endpoints: [
+        endpoint('POST', '/holds', {
+          consumes: ['multipart/form-data'],
+          body: 'unvalidated',
+          handle: async (ctx) => {
+            await ctx.files![Symbol.asyncIterator]().next();
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            return {};
+          },
+        }),
+      ],
+    });
+    const holding = await listen(http.createServer(toNodeListener(api)));
+    try {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(256 * 1024)]), 'held.bin');
+      const response = await fetch(`${holding.baseUrl}/holds`, { method: 'POST', body: form });
+      expect(response.status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect((await fetch(`${holding.baseUrl}/holds`, { method: 'GET' })).status).toBe(405);
+    } finally {
+      await holding.close();
+    }
+  });
+});

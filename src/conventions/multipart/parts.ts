@@ -62,6 +62,9 @@ export class PartsReading {
     });
     boy.on('file', (field: string, stream: Readable & { truncated?: boolean }, filename: string | undefined, _encoding: string, type: string) => {
       if (this.failure !== undefined) return void stream.resume();
+      // A file the handler holds unread may be failed (a deadline, a limit): with no reader, its error
+      // would be uncaught. A reader still gets it: a stream tells every listener.
+      stream.on('error', ignore);
       stream.on('limit', () => {
         const error = LIMIT_FAILURES.fileSize(limits.fileSize);
         this.fail(error);
@@ -197,6 +200,8 @@ export class PartsReading {
     }
   }
 }
+
+function ignore(): void {}
 
 /** `ctx.files`: the files of the body, in the order they came, read once. */
 class Files implements AsyncIterable<UploadedFile> {
