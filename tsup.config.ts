@@ -20,6 +20,7 @@ export const entries = {
   redis: 'src/store/redis.ts',
   'rate-limit': 'src/conventions/rate-limit/index.ts',
   deprecation: 'src/conventions/deprecation/index.ts',
+  multipart: 'src/multipart.ts',
   'client/tanstack': 'src/client/tanstack.ts',
   'client/events': 'src/client/event-stream.ts',
 };

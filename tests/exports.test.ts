@@ -17,6 +17,7 @@ import * as store from '../src/store/index.js';
 import * as redis from '../src/store/redis.js';
 import * as rateLimit from '../src/conventions/rate-limit/index.js';
 import * as deprecation from '../src/conventions/deprecation/index.js';
+import * as multipartModule from '../src/multipart.js';
 
 describe('public exports', () => {
   it('restcanon keeps to 35 values, so that its root reads as one page', () => {
@@ -151,6 +152,13 @@ describe('public exports', () => {
     expect(Object.keys(deprecation).sort()).toMatchInlineSnapshot(`
       [
         "deprecation",
+      ]
+    `);
+  });
+  it('restcanon/multipart', () => {
+    expect(Object.keys(multipartModule).sort()).toMatchInlineSnapshot(`
+      [
+        "multipart",
       ]
     `);
   });

@@ -50,6 +50,7 @@ const REQUIRED_EXPORTS: Record<string, string[]> = {
   'restcanon/otel': ['tracing'],
   'restcanon/rate-limit': ['rateLimit', 'QUOTA_EXCEEDED'],
   'restcanon/deprecation': ['deprecation'],
+  'restcanon/multipart': ['multipart'],
   'restcanon/idempotency': ['idempotency', 'IDEMPOTENCY_PROBLEMS'],
   'restcanon/client/tanstack': ['queryOptions', 'infiniteQueryOptions', 'mutationOptions'],
   'restcanon/client/events': ['readEvents'],
@@ -91,7 +92,7 @@ describe('the packed package, installed from its tarball', () => {
     const cache = path.join(workspace, 'npm-cache');
     const pack = (directory: string) => run('npm', ['pack', '--ignore-scripts', '--pack-destination', workspace, '--cache', cache], { cwd: directory, shell: windows });
     await pack(packageDir);
-    for (const dependency of ['type-fest', 'tagged-tag']) await pack(path.join(root, 'node_modules', dependency));
+    for (const dependency of ['type-fest', 'tagged-tag', '@fastify/busboy']) await pack(path.join(root, 'node_modules', dependency));
     const tarballs = (await readdir(workspace)).filter((file) => file.endsWith('.tgz')).map((file) => path.join(workspace, file));
     await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     await run('npm', ['install', ...tarballs, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-save', '--cache', cache], { cwd: consumer, shell: windows });

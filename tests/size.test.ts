@@ -46,12 +46,13 @@ const STORE_BUDGET = 2 * KIB;
 // adapter, and the engine with none, minified and gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a
 // change worth its bytes, with the reason stated in CHANGELOG.md.
 const BUDGETS = [
-  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 42 * KIB },
-  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 42.5 * KIB },
-  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 42.5 * KIB },
-  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 43.75 * KIB },
-  { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 43.5 * KIB },
-  { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 33.5 * KIB },
+  // Byte and stream answers with `produces`, bodies of any media type and forms are the core's: about 4 KiB of it.
+  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 44 * KIB },
+  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 44.5 * KIB },
+  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 44.5 * KIB },
+  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 45.75 * KIB },
+  { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 45.25 * KIB },
+  { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 35.25 * KIB },
   // The client loads only buildPath of the core; its budget holds its hooks, its retries, its Fetch options and its raw bodies and ways to read.
   { name: 'the client alone', source: "export { createClient, bodyOf, ClientError } from './client.js';", budget: CLIENT_BUDGET },
   // The stores load nothing of the core: a convention that keeps state pays for its store alone.
@@ -78,6 +79,8 @@ const CONVENTION_BUDGETS = [
   // With the in-memory store it counts in by default.
   { name: 'rateLimit', source: "export { rateLimit } from './rate-limit.js';", budget: 4.25 * KIB },
   { name: 'deprecation', source: "export { deprecation } from './deprecation.js';", budget: 1.5 * KIB },
+  // With @fastify/busboy, its parser, bundled in: what an application that takes uploads loads.
+  { name: 'multipart (restcanon/multipart)', source: "export { multipart } from './multipart.js';", budget: 12 * KIB },
   // Its default store (memoryStore, with its expiry heap) comes with it.
   { name: 'idempotency', source: "export { idempotency } from './idempotency.js';", budget: 5.5 * KIB },
 ] as const;

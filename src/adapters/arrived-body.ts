@@ -5,7 +5,7 @@
  * a promise per chunk) costs more than the read.
  */
 import type { NodeRequest } from './node-types.js';
-import { readNodeBody } from './node.js';
+import { readNodeBody } from './node-body.js';
 
 /**
  * The parts of a Node request that taking an arrived body uses, beside those of {@link NodeRequest}.

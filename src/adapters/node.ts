@@ -11,12 +11,13 @@ import type { NodeRequest, NodeResponse } from './node-types.js';
 import { withRepeatedHeaders } from './repeated-headers.js';
 import { LOWER_CASE_HEADERS } from './respond-options.js';
 import { addHostFacts } from './host-facts.js';
-import { drainBody } from './unread-body.js';
+import { readArrivedBody } from './arrived-body.js';
 import { sendNodeResponse, writeNodeResponse } from './wire.js';
 import { onNodeClose } from './stream-out.js';
 
 export type { NodeRequest, NodeResponse } from './node-types.js';
 export { sendNodeResponse } from './wire.js';
+export { readNodeBody } from './node-body.js';
 
 /**
  * Options of {@link toNodeListener}.
@@ -98,7 +99,7 @@ export function nodeHandler(endpoint: Endpoint, options: EndpointHandlerOptions 
 
 /**
  * The `ApiRequest` of a Node request. The body is passed raw, as a stream the core reads with its
- * byte limit; `url` replaces `req.url` (a framework mounted at a prefix passes the rest of the path).
+ * byte limit (a body that has already arrived whole is taken in one read); `url` replaces `req.url` (a framework mounted at a prefix passes the rest of the path).
  * A repeated `Authorization` or `Content-Type`, which `req.headers` keeps only once, is passed as the
  * array of every value, so that the core sees the request as it was sent.
  *
@@ -113,42 +114,8 @@ export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/', 
     method: req.method ?? 'GET',
     url,
     headers: headers.authorization === undefined && headers['content-type'] === undefined ? headers : withRepeatedHeaders(headers, req.rawHeaders),
-    body: readNodeBody(req),
+    body: readArrivedBody(req),
     onClose: onNodeClose,
   };
   return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket);
-}
-
-/**
- * The body of a Node request as an async iterable that, unlike the stream's own iterator, does not
- * destroy the socket when the reader stops early: a 413 has to reach the client on that socket. The
- * rest of the body is drained instead, so that the client can finish sending and read the answer.
- *
- * @example
- * await api.handle({ method: 'POST', url: req.url, headers: req.headers, body: readNodeBody(req) });
- */
-export function readNodeBody(req: NodeRequest): AsyncIterable<unknown> {
-  return new NodeBody(req);
-}
-
-/**
- * The iterable of {@link readNodeBody}, as a class: every request gets one, most are never read, and
- * an object literal with a computed `[Symbol.asyncIterator]` method and its closure cost more per
- * request than an instance whose method is on the prototype.
- */
-class NodeBody implements AsyncIterable<unknown> {
-  constructor(private readonly req: NodeRequest) {}
-
-  [Symbol.asyncIterator](): AsyncIterator<unknown> {
-    const req = this.req;
-    const chunks = req.iterator({ destroyOnReturn: false });
-    return {
-      next: () => chunks.next(),
-      async return(value?: unknown) {
-        await chunks.return?.();
-        if (!req.complete) drainBody(req);
-        return { done: true, value };
-      },
-    };
-  }
 }

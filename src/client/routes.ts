@@ -76,7 +76,9 @@ type In<Schema, Fallback = unknown> = Schema extends { readonly '~standard': { r
     ? unknown
     : Schema extends 'ignored'
       ? never
-      : Fallback;
+      : Schema extends 'bytes' | 'stream'
+        ? Uint8Array | ArrayBuffer | Blob | string
+        : Fallback;
 type Out<Schema, Fallback = unknown> = Schema extends { readonly '~standard': { readonly types?: { readonly output: infer Output } | undefined } } ? Output : Fallback;
 /** A param's input type, or any string or number where the schema takes anything (as coercing schemas do). */
 type ParamIn<Schema> = unknown extends In<Schema> ? ParamValue : In<Schema>;

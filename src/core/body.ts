@@ -21,7 +21,11 @@ export type RawBody = string | Uint8Array | ArrayBuffer | AsyncIterable<Uint8Arr
  *   limit: 1024 * 1024,
  *   maxDepth: 64,
  *   consumes: new Set(['application/json']),
+ *   ranges: [],
  *   acceptHeader: { name: 'accept-post', value: 'application/json' },
+ *   reading: 'parse',
+ *   formArrays: [],
+ *   readers: undefined,
  * };
  */
 export interface BodyRules {
@@ -31,9 +35,26 @@ export interface BodyRules {
   maxDepth: number;
   /** Media types the endpoint accepts; `application/json` also admits every `+json` type. */
   consumes: ReadonlySet<string>;
+  /** The ranges among them, as the prefix a type starts with: `image/` for `image/*`, `''` for `*\/*`. */
+  ranges?: readonly string[] | undefined;
   /** The `Accept-Post` or `Accept-Patch` header sent with a 415, if the method has one. */
   acceptHeader: { name: string; value: string } | undefined;
+  /** `'parse'` by media type, `'bytes'` whatever the type, or `'stream'`: handed to the handler unread. */
+  reading?: 'parse' | 'bytes' | 'stream' | undefined;
+  /** The keys of a form's schema that take only arrays: a key sent once reaches them as a one-element array. */
+  formArrays?: readonly string[] | undefined;
+  /** The steps of the API's modules that read a media type themselves (`multipart/form-data`), by type. */
+  readers?: ReadonlyMap<string, BodyReader> | undefined;
 }
+
+/**
+ * A step of a module that reads a media type itself (a seam's `readers`), as the body's rules keep
+ * it: it takes the request's exchange, which this file does not name.
+ *
+ * @example
+ * const reader: BodyReader = readParts as BodyReader;
+ */
+export type BodyReader = (exchange: never) => Promise<unknown> | undefined;
 
 /**
  * Whether a request body is raw (to be read and parsed) rather than parsed by a framework.
@@ -77,12 +98,35 @@ export function checkMediaType(header: string | undefined, rules: BodyRules): 'a
   const media = remember(BODY_TYPES, header, bodyTypeOf, undefined);
   if (media === undefined) throw unsupported(rules, 'The Content-Type is malformed');
   const { type, charset } = media;
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(rules, 'The body must be encoded as UTF-8');
+  const accepted = acceptedType(type, rules);
+  if (accepted === undefined) throw unsupported(rules, `Send one of: ${[...rules.consumes].join(', ')}`);
+  // Bytes have no charset to honour; text, JSON and forms are read as UTF-8 and nothing else.
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && isTextual(accepted)) throw unsupported(rules, 'The body must be encoded as UTF-8');
+  return accepted;
+}
+
+function acceptedType(type: string, rules: BodyRules): string | undefined {
   // A merge patch is JSON to read; what it means is the endpoint's (a collection's update applies it).
   if (rules.consumes.has(type)) return type === MERGE_PATCH_TYPE ? 'application/json' : type;
   // A JSON patch is a list of operations, no JSON body of the item: taken only where declared.
   if (type.endsWith('+json') && type !== JSON_PATCH_TYPE && rules.consumes.has('application/json')) return 'application/json';
-  throw unsupported(rules, `Send one of: ${[...rules.consumes].join(', ')}`);
+  for (const prefix of rules.ranges ?? []) if (type.startsWith(prefix)) return type.endsWith('+json') && type !== JSON_PATCH_TYPE ? 'application/json' : type;
+  return undefined;
+}
+
+/** The media type of a urlencoded form, read into an object as a query is. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * Whether a body of an accepted type is text to decode as UTF-8 (JSON, `text/*`, a form) rather than
+ * bytes handed over as they came.
+ *
+ * @example
+ * isTextual('text/csv'); // true
+ * isTextual('image/png'); // false
+ */
+export function isTextual(type: string): boolean {
+  return type === 'application/json' || type === FORM_TYPE || type.startsWith('text/');
 }
 
 /** The media type of a JSON merge patch (RFC 7396), JSON to read wherever an endpoint takes it. */
@@ -96,7 +140,13 @@ function unsupported(rules: BodyRules, detail: string): UnsupportedMediaTypeErro
   return withoutStack(() => new UnsupportedMediaTypeError(detail, { headers }));
 }
 
-function tooLarge(limit: number): PayloadTooLargeError {
+/**
+ * The 413 of a body larger than `limit` bytes, without a stack: an ordinary answer.
+ *
+ * @example
+ * throw tooLarge(1024);
+ */
+export function tooLarge(limit: number): PayloadTooLargeError {
   return withoutStack(() => new PayloadTooLargeError(`The body is larger than ${limit} bytes`));
 }
 
@@ -167,9 +217,21 @@ export async function readBody(body: RawBody, limit: number, reading?: BodyReadi
     // A leading byte order mark is dropped, as the decoder drops it from bytes: every form reads alike.
     return body.charCodeAt(0) === BYTE_ORDER_MARK ? body.slice(1) : body;
   }
+  return decode(await readBytes(body, limit, reading));
+}
+
+/**
+ * Reads a raw body into bytes, as they came, counting them as they arrive: past `limit` it throws 413
+ * at once and stops reading, so a huge body never sits in memory.
+ *
+ * @example
+ * await readBytes(stream, 1024 * 1024); // Uint8Array [255, 254, 0, 128]
+ */
+export async function readBytes(body: RawBody, limit: number, reading?: BodyReading): Promise<Uint8Array> {
+  if (typeof body === 'string') body = encoder.encode(body);
   if (body instanceof Uint8Array || body instanceof ArrayBuffer) {
     if (body.byteLength > limit) throw tooLarge(limit);
-    return decode(body);
+    return body instanceof ArrayBuffer ? new Uint8Array(body) : body;
   }
   let total = 0;
   // In a box, so that a stopped reading lets go of the bytes even while it still waits for a chunk.
@@ -208,9 +270,8 @@ export async function readBody(body: RawBody, limit: number, reading?: BodyReadi
     void Promise.resolve(iterator.return?.()).catch(() => {});
     throw error;
   }
-  // The bytes decoded once, as one run: a character split across chunks is whole again.
   const { chunks } = read;
-  return decode(chunks.length === 1 ? chunks[0]! : joined(chunks, total));
+  return chunks.length === 1 ? chunks[0]! : joined(chunks, total);
 }
 
 function joined(chunks: readonly Uint8Array[], total: number): Uint8Array {
@@ -287,7 +348,13 @@ export function parseBodyText(text: string, type: string): unknown {
   }
 }
 
-function malformed(detail: string): BadRequestError {
+/**
+ * The 400 of a body that cannot be read for what it is (`RC_MALFORMED_BODY`), without a stack.
+ *
+ * @example
+ * throw malformed('The body is not valid UTF-8');
+ */
+export function malformed(detail: string): BadRequestError {
   return withoutStack(() => new BadRequestError(detail, { code: ERROR_CODES.MALFORMED_BODY }));
 }
 

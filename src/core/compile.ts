@@ -1,5 +1,5 @@
 import { BODY_METHODS } from './http.js';
-import type { BodyRules } from './body.js';
+import { FORM_TYPE, type BodyRules } from './body.js';
 import { readsBody, type Endpoint } from './endpoint.js';
 import type { AnswerHook, Compiled, FinishHook, SettleHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
@@ -8,8 +8,8 @@ import { producedFormats } from './produces.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
 import type { Settings } from './settings.js';
-import { singleValuesAsArrays } from './query-arrays.js';
-import { jsonSchemaOf, type StandardSchema } from './standard-schema.js';
+import { arrayKeys, singleValuesAsArrays } from './query-arrays.js';
+import { isStandardSchema, jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 import {
   authenticateCaller,
   authorization,
@@ -59,7 +59,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     }
     if (added !== undefined) parts.push(checkedParts(added, `${where}: the module "${convention.name}"`));
   }
-  const bodyRules = bodyRulesOf(endpoint, settings);
+  const bodyRules = bodyRulesOf(endpoint, settings, parts, where);
   const { steps, outcomes } = stepsOf(endpoint, template, bodyRules, settings, parts);
   const produced = endpoint.produces === undefined ? undefined : producedFormats(endpoint.produces, settings.formats);
   const itemTemplate = endpoint.itemPath === undefined ? undefined : joinPaths(template.slice(0, template.length - endpoint.path.length) || '/', endpoint.itemPath);
@@ -86,8 +86,8 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
 
 /** What a convention gives for an endpoint, checked: steps at known phases that are functions, and hooks that are functions. */
 function checkedParts(given: unknown, what: string): EndpointParts {
-  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project, settle, finish } or undefined`);
-  const { steps, answer, project, settle, finish } = given as EndpointParts;
+  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project, settle, finish, readers } or undefined`);
+  const { steps, answer, project, settle, finish, readers } = given as EndpointParts;
   if (steps !== undefined && !Array.isArray(steps)) throw new TypeError(`${what} gave "steps" that are not an array`);
   for (const step of steps ?? []) {
     if (typeof step !== 'object' || step === null || typeof step.run !== 'function') throw new TypeError(`${what} gave a step without a "run" function`);
@@ -96,6 +96,9 @@ function checkedParts(given: unknown, what: string): EndpointParts {
       throw new TypeError(`${what} gives a step "outcomes" that are not outcomes of the outcome table, such as ['forbidden']`);
     }
   }
+  if (readers !== undefined && (typeof readers !== 'object' || readers === null || Object.entries(readers).some(([type, reader]) => typeof reader !== 'function' || type !== type.toLowerCase() || !type.includes('/')))) {
+    throw new TypeError(`${what} gave "readers" that are not steps by lower-case media type, such as { 'multipart/form-data': readParts }`);
+  }
   for (const [name, hook] of [['answer', answer], ['project', project], ['settle', settle], ['finish', finish]] as const) {
     if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave ${name === 'answer' ? 'an' : 'a'} "${name}" that is not a function`);
   }
@@ -103,17 +106,36 @@ function checkedParts(given: unknown, what: string): EndpointParts {
 }
 
 /** The limits and media types of the body an endpoint reads; undefined when it reads none. */
-function bodyRulesOf(endpoint: Endpoint, settings: Settings): BodyRules | undefined {
+function bodyRulesOf(endpoint: Endpoint, settings: Settings, parts: readonly EndpointParts[], where: string): BodyRules | undefined {
   if (!BODY_METHODS.has(endpoint.method) || !readsBody(endpoint)) return undefined;
   const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
   const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
+  const reading = endpoint.body === 'bytes' || endpoint.body === 'stream' ? endpoint.body : 'parse';
+  const readers = new Map<string, Step>();
+  for (const part of parts) for (const [type, reader] of Object.entries(part.readers ?? {})) if (consumes.has(type)) readers.set(type, reader);
+  if (reading === 'parse') {
+    for (const type of consumes) {
+      const module = MODULE_TYPES[type];
+      if (module !== undefined && !readers.has(type)) {
+        throw new TypeError(`${where}: it consumes ${type}, which the API reads only with a module; add ${module.name} from ${module.from} to createApi({ use: [...] }), or take the bytes as they come with body: 'stream'`);
+      }
+    }
+  }
+  const schema = isStandardSchema(endpoint.body) ? endpoint.body : undefined;
   return {
     limit: endpoint.bodyLimit ?? settings.bodyLimit,
     maxDepth: settings.maxDepth,
     consumes,
+    ranges: [...consumes].filter((type) => type.endsWith('/*')).map((type) => (type === '*/*' ? '' : type.slice(0, -1))),
     acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },
+    reading,
+    formArrays: schema !== undefined && consumes.has(FORM_TYPE) ? arrayKeys(schema) : [],
+    readers: readers.size === 0 ? undefined : readers,
   };
 }
+
+/** The media types the engine does not read itself, with the module that reads each. */
+const MODULE_TYPES: Readonly<Record<string, { name: string; from: string }>> = { 'multipart/form-data': { name: 'multipart()', from: 'restcanon/multipart' } };
 
 /** The steps of one endpoint, and every outcome they can reach. */
 interface ChosenSteps {
@@ -140,7 +162,7 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
       for (const added of part.steps ?? []) if (added.phase === name) take(added.run, ...(added.outcomes ?? []));
     }
   };
-  const bodySchema = readsBody(endpoint) && endpoint.body !== 'unvalidated' ? (endpoint.body as StandardSchema) : undefined;
+  const bodySchema = isStandardSchema(endpoint.body) ? endpoint.body : undefined;
   // Routing decodes path params before any step: a malformed percent-escape is a 400.
   if (template.includes(':')) reached.add('badRequest');
   phase('request');

@@ -21,6 +21,7 @@ export class RequestContext {
   query: unknown;
   headers: unknown;
   body: unknown;
+  files: unknown;
   principal: unknown;
   request: ApiRequest;
   item: unknown;
@@ -48,6 +49,7 @@ export class RequestContext {
     this.query = query;
     this.headers = headers;
     this.body = undefined;
+    this.files = undefined;
     this.principal = undefined;
     this.request = request;
     this.item = undefined;

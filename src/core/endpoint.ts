@@ -6,6 +6,7 @@ import type { ErrorOutcome, SuccessOutcome } from './outcomes.js';
 import type { Operation } from './policy.js';
 import type { StandardSchema } from './standard-schema.js';
 import type { PartSchema } from './validation.js';
+import type { UploadedFile } from './uploads.js';
 
 /**
  * Declare your principal type once, and every handler's `ctx.principal` is typed with it.
@@ -68,6 +69,11 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
   query: Query;
   headers: Headers;
   body: Body;
+  /**
+   * The files of a `multipart/form-data` body, in the order they came, as `restcanon/multipart`
+   * reads them; undefined for any other body.
+   */
+  files: AsyncIterable<UploadedFile> | undefined;
   principal: Caller;
   request: ApiRequest;
   /** What the API's extensions set for this request (see `extension()`), typed through {@link Register}. */
@@ -189,13 +195,16 @@ export type Guard = (ctx: AnyContext) => Promisable<void>;
 
 /**
  * The body option of an endpoint or a collection: a schema, `'unvalidated'` to take any JSON
- * unchecked (the handler then sees `unknown`), or `'ignored'` to let a body arrive and never read it
- * (the handler sees none, and the API documents none). Without any, an endpoint takes no body.
+ * unchecked (the handler then sees `unknown`), `'bytes'` to take the body as bytes whatever its
+ * type (a `Uint8Array`), `'stream'` to hand it to the handler unread (an async iterable of
+ * `Uint8Array`, still within the endpoint's `bodyLimit`), or `'ignored'` to let a body arrive and
+ * never read it (the handler sees none, and the API documents none). Without any, an endpoint takes
+ * no body.
  *
  * @example
  * const body: BodyOption = 'unvalidated';
  */
-export type BodyOption = StandardSchema | 'unvalidated' | 'ignored';
+export type BodyOption = StandardSchema | 'unvalidated' | 'bytes' | 'stream' | 'ignored';
 
 /**
  * What a successful answer of an endpoint carries: a value of `schema`, or with `array` (a collection's

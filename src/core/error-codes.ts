@@ -38,6 +38,20 @@ export const ERROR_CODES = {
   PRECONDITION_FAILED: 'RC_PRECONDITION_FAILED',
   /** The body is larger than the limit. */
   PAYLOAD_TOO_LARGE: 'RC_PAYLOAD_TOO_LARGE',
+  /** A form (urlencoded or multipart) holds more fields than the endpoint takes. */
+  TOO_MANY_FIELDS: 'RC_TOO_MANY_FIELDS',
+  /** A multipart field's value is longer than the endpoint takes. */
+  FIELD_TOO_LARGE: 'RC_FIELD_TOO_LARGE',
+  /** A multipart body holds more files than the endpoint takes. */
+  TOO_MANY_FILES: 'RC_TOO_MANY_FILES',
+  /** A file of a multipart body is larger than the endpoint takes. */
+  FILE_TOO_LARGE: 'RC_FILE_TOO_LARGE',
+  /** A multipart body holds more parts than the endpoint takes. */
+  TOO_MANY_PARTS: 'RC_TOO_MANY_PARTS',
+  /** A part of a multipart body has more header lines than the endpoint takes. */
+  TOO_MANY_PART_HEADERS: 'RC_TOO_MANY_PART_HEADERS',
+  /** A multipart body sends a field after a file: fields come first, so that they are checked before any file is read. */
+  FIELD_AFTER_FILE: 'RC_FIELD_AFTER_FILE',
   /** The body's media type or charset is not accepted here. */
   UNSUPPORTED_MEDIA_TYPE: 'RC_UNSUPPORTED_MEDIA_TYPE',
   /** The request is well-formed but cannot be processed as it stands. */

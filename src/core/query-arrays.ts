@@ -37,8 +37,13 @@ function onlyArrays(node: unknown, depth = 0): boolean {
   return kept.length > 0 && kept.every((branch) => onlyArrays(branch, depth + 1));
 }
 
-/** The keys of a query schema that take only arrays. */
-function arrayKeys(schema: StandardSchema): string[] {
+/**
+ * The keys of an object schema (a query's, a form's) that take only arrays.
+ *
+ * @example
+ * arrayKeys(z.object({ tag: z.array(z.string()), name: z.string() })); // ['tag']
+ */
+export function arrayKeys(schema: StandardSchema): string[] {
   const json = jsonSchemaOf(schema, 'draft-2020-12') ?? jsonSchemaOf(schema, 'draft-2020-12', TOLERANT);
   const properties = json?.properties;
   if (typeof properties !== 'object' || properties === null) return [];

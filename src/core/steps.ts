@@ -1,4 +1,6 @@
-import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, inspectBody, isRawBody, parseBodyText, readBody } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, FORM_TYPE, inspectBody, isRawBody, isTextual, parseBodyText, readBody, readBytes, type BodyRules, type RawBody } from './body.js';
+import { countedBody } from './body-stream.js';
+import { parseForm } from './form-body.js';
 import type { Authorize, CurrentItem, Guard } from './endpoint.js';
 import { contextWith } from './context.js';
 import { BadRequestError, ForbiddenError, MISSING_ITEM, isHttpError, NotAcceptableError, statusOf, UnauthorizedError, withoutStack, type InputIssue } from './errors.js';
@@ -104,22 +106,66 @@ export async function authenticateCaller({ settings, ctx, compiled, headers }: E
   if (ctx.principal === undefined && !isPublic) throw new UnauthorizedError(undefined, { challenge: settings.challenge });
 }
 
-export async function readRequestBody(exchange: Exchange): Promise<void> {
+/**
+ * Reads the body as its endpoint says: handed over unread (`'stream'`), as bytes (`'bytes'`), or by
+ * its media type: JSON parsed, text as text, a form into a record, a type an API's module reads (a
+ * multipart body) by that module, any other as bytes.
+ */
+export function readRequestBody(exchange: Exchange): Promise<void> | undefined {
   const body = exchange.ctx.request.body;
-  if (body === undefined || body === null) return;
+  if (body === undefined || body === null) return undefined;
   const rules = exchange.compiled.bodyRules!;
-  if (!isRawBody(body)) {
+  const raw = isRawBody(body);
+  if (!raw && ((rules.reading ?? 'parse') !== 'parse' || readsAsBytes(exchange.mediaType, rules))) {
+    throw new TypeError(
+      `${exchange.compiled.endpoint.method} ${exchange.compiled.template} reads its body as bytes, and a body parser of the host parsed it first; let the raw bytes reach restcanon (mount it before the parser, or give this type express.raw())`,
+    );
+  }
+  if (rules.reading === 'stream') {
+    if (exchange.mediaType === undefined && announcesBody(exchange)) checkMediaType(undefined, rules);
+    exchange.ctx.body = countedBody(body as RawBody, rules.limit, exchange);
+    return undefined;
+  }
+  if (!raw) {
     // A framework's parsed body gets the same limit as a raw one (measured from below, never a false 413).
     inspectBody(body, rules.maxDepth, rules.limit);
     exchange.ctx.body = body;
+    return undefined;
+  }
+  const type = exchange.mediaType;
+  if (rules.reading !== 'bytes' && type !== undefined) {
+    const reader = rules.readers?.get(type);
+    if (reader !== undefined) return reader(exchange as never) as Promise<void> | undefined;
+  }
+  return readAndParse(exchange, body, rules);
+}
+
+async function readAndParse(exchange: Exchange, body: RawBody, rules: BodyRules): Promise<void> {
+  const known = exchange.mediaType;
+  if (rules.reading === 'bytes' || readsAsBytes(known, rules)) {
+    const bytes = await readBytes(body, rules.limit, exchange);
+    if (bytes.byteLength === 0 && known === undefined) return;
+    if (known === undefined) checkMediaType(undefined, rules);
+    exchange.ctx.body = bytes;
     return;
   }
   const text = await readBody(body, rules.limit, exchange);
   if (text === '') return;
-  const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
-  const parsed = parseBodyText(text, type);
+  const type = known ?? checkMediaType(single(exchange.headers['content-type']), rules);
+  const parsed = type === FORM_TYPE ? parseForm(text, rules.formArrays ?? []) : parseBodyText(text, type);
   inspectBody(parsed, rules.maxDepth);
   exchange.ctx.body = parsed;
+}
+
+/** Whether a body of an accepted type is bytes to hand over, not text to parse nor a type a module reads. */
+function readsAsBytes(type: string | undefined, rules: BodyRules): boolean {
+  return type !== undefined && !isTextual(type) && rules.readers?.has(type) !== true;
+}
+
+/** Whether the framing headers say a body comes (a length over 0, or chunks), as a streamed body is not read to know. */
+function announcesBody({ headers }: Exchange): boolean {
+  const length = declaredLength(single(headers['content-length']));
+  return length === undefined ? headers['transfer-encoding'] !== undefined : length > 0;
 }
 
 function callerOf(value: unknown): unknown {

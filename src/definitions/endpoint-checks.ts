@@ -6,14 +6,18 @@ import { checkSchema, isStandardSchema } from '../core/standard-schema.js';
 import type { DeclaredErrors, Endpoint } from '../core/endpoint.js';
 
 /**
- * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`.
+ * Throws unless a body option is undefined, a Standard Schema, `'unvalidated'` or `'ignored'`, or
+ * (where `bytes` says an endpoint may take them: not a collection's operation, whose body is an item)
+ * `'bytes'` or `'stream'`.
  *
  * @example
  * checkBodyOption('unvalidated', 'endpoint(POST /imports): "body"');
  */
-export function checkBodyOption(value: unknown, what: string): void {
+export function checkBodyOption(value: unknown, what: string, bytes = false): void {
+  if (bytes && (value === 'bytes' || value === 'stream')) return;
   if (value !== undefined && value !== 'unvalidated' && value !== 'ignored' && !isStandardSchema(value)) {
-    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`);
+    const asBytes = bytes ? ", 'bytes' or 'stream' to take its bytes," : '';
+    throw new TypeError(`${what} must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked${asBytes || ','} or 'ignored' to take a body and never read it`);
   }
 }
 
@@ -47,7 +51,7 @@ export function defineEndpoint(definition: Endpoint): Endpoint {
 export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
   checkOptions(where, definition, DEFINITION_KEYS);
   if (definition.public && definition.authorize?.length > 0) throw publicRule(where, 'a public endpoint');
-  checkBodyOption(definition.body, `${where}: "body"`);
+  checkBodyOption(definition.body, `${where}: "body"`, true);
   // Only these methods' bodies are read: elsewhere a schema would answer every request 400, and `ctx.body` is always undefined.
   if (definition.body !== undefined && !BODY_METHODS.has(definition.method)) {
     throw new TypeError(`${where}: "body" is for POST, PUT and PATCH; the body of a ${definition.method} is never read (a schema would answer every request 400), so drop "body"`);

@@ -22,8 +22,16 @@ export type ParamsOf<Path extends string, Schema> = Schema extends StandardSchem
 /** A part's type: the schema's output, or the fallback without a schema. */
 export type PartOf<Schema, Fallback> = Schema extends StandardSchema ? InferOutput<Schema> : Fallback;
 
-/** The body a handler sees: the schema's output, `unknown` when unvalidated, nothing when ignored or without a body option. */
-export type BodyOf<Schema> = Schema extends StandardSchema ? InferOutput<Schema> : Schema extends 'unvalidated' ? unknown : undefined;
+/** The body a handler sees: the schema's output, `unknown` when unvalidated, bytes or their stream, nothing when ignored or without a body option. */
+export type BodyOf<Schema> = Schema extends StandardSchema
+  ? InferOutput<Schema>
+  : Schema extends 'unvalidated'
+    ? unknown
+    : Schema extends 'bytes'
+      ? Uint8Array
+      : Schema extends 'stream'
+        ? AsyncIterable<Uint8Array>
+        : undefined;
 
 /** The principal a handler sees: possibly absent on public endpoints. */
 export type CallerOf<IsPublic> = IsPublic extends true ? Principal | undefined : Principal;
@@ -54,12 +62,19 @@ export interface EndpointConfig<
   query?: QuerySchema;
   headers?: HeadersSchema;
   /**
-   * The schema of the request body, `'unvalidated'` to take any body unchecked, or `'ignored'` to let
-   * a body arrive and never read it (`ctx.body` is undefined). A POST, PUT or PATCH endpoint without
+   * The schema of the request body, `'unvalidated'` to take any body unchecked, `'bytes'` to take it
+   * as a `Uint8Array` whatever its type, `'stream'` to read it in the handler (an async iterable of
+   * `Uint8Array`, within `bodyLimit`), or `'ignored'` to let a body arrive and never read it
+   * (`ctx.body` is undefined). A POST, PUT or PATCH endpoint without
    * it takes no body: a request that sends one is a 400.
    */
   body?: BodySchema;
-  /** Media types of request bodies. Defaults to `['application/json']`, which admits every `+json` type. */
+  /**
+   * Media types of request bodies, or ranges of them (`image/*`). Defaults to `['application/json']`,
+   * which admits every `+json` type. JSON is parsed, `text/*` is a string, a urlencoded form a
+   * record, `multipart/form-data` needs `multipart()` from `restcanon/multipart`, and any other type
+   * is a `Uint8Array`.
+   */
   consumes?: readonly string[];
   /**
    * The media types of its success answers, negotiated against `Accept` instead of the API's

@@ -11,6 +11,7 @@ import { checkProduces } from '../core/produces.js';
 import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
 import { checkBodyOption, declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';
+import { checkConsumes } from './consumes.js';
 
 const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
 
@@ -66,10 +67,11 @@ export function endpoint<
   checkSchema(config.response, `${where}: "response"`);
   checkSchema(config.query, `${where}: "query"`);
   checkSchema(config.headers, `${where}: "headers"`);
-  checkBodyOption(config.body, `${where}: "body"`);
+  checkBodyOption(config.body, `${where}: "body"`, true);
   if (config.consumes !== undefined && !(BODY_METHODS.has(method) && readsBody({ body: config.body }))) {
     throw new TypeError(`${where}: "consumes" names the media types of the body it reads, and it reads none; give "body" a schema or 'unvalidated', or drop "consumes"`);
   }
+  checkConsumes(config.consumes, config.body, where);
   if (config.params !== undefined && !isStandardSchema(config.params)) {
     if (typeof config.params !== 'object' || config.params === null) throw new TypeError(`${where}: "params" must be a Standard Schema of the params, or a schema per param such as { id: z.coerce.number() }`);
     for (const [name, schema] of Object.entries(config.params)) checkSchema(schema, `${where}: the params schema of "${name}"`);

@@ -15,6 +15,7 @@ import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
 import { OPENAPI_PARTS } from '../conventions/openapi.js';
 import type { OpenApiPart, PartBook } from './part.js';
+import { requestBodyOf } from './request-body.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -207,8 +208,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   // An endpoint without a body schema takes no body, nor one that ignores it; one that opts out of validation takes any.
   if (conventionBody !== undefined) operation.requestBody = conventionBody;
   else if (BODY_METHODS.has(method) && endpoint.body !== undefined && endpoint.body !== 'ignored') {
-    const schema = endpoint.body === 'unvalidated' ? {} : book.model(endpoint.body, bodyNames);
-    operation.requestBody = { required: endpoint.body !== 'unvalidated', content: Object.fromEntries(endpoint.consumes.map((type) => [type, { schema }])) };
+    operation.requestBody = requestBodyOf(endpoint, () => (isStandardSchema(endpoint.body) ? book.model(endpoint.body, bodyNames) : {}));
   }
   operation.responses = responsesOf(build, route, allow, successSchema(build, route));
   if (build.schemes !== undefined && endpoint.public) operation.security = [];

@@ -508,9 +508,9 @@ describe("body: 'ignored'", () => {
     }
   });
 
-  it("body must be a schema, 'unvalidated' or 'ignored'", () => {
+  it("body must be a schema, 'unvalidated', 'bytes', 'stream' or 'ignored'", () => {
     expect(() => endpoint('POST', '/follows', { body: 'skip' as never, handle: () => ({}) })).toThrow(
-      `endpoint(POST /follows): "body" must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored' to take a body and never read it`,
+      `endpoint(POST /follows): "body" must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, 'bytes' or 'stream' to take its bytes, or 'ignored' to take a body and never read it`,
     );
   });
 });

@@ -85,7 +85,7 @@ describe('unknown options are refused at definition time, with the nearest valid
 
   it('defineEndpoint, which rebases endpoints, checks its definition as endpoint() does', () => {
     const base = endpoint('POST', '/imports', { body: z.object({ name: z.string() }), handle: () => ({}) });
-    expect(() => defineEndpoint({ ...base, body: { type: 'object' } as never })).toThrow("must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, or 'ignored'");
+    expect(() => defineEndpoint({ ...base, body: { type: 'object' } as never })).toThrow("must be a Standard Schema, such as a zod schema, 'unvalidated' to take any body unchecked, 'bytes' or 'stream' to take its bytes, or 'ignored'");
     expect(() => defineEndpoint({ ...base, pubilc: true } as never)).toThrow('`pubilc` is not an option of defineEndpoint(POST /imports); did you mean `public`?');
     expect(defineEndpoint({ ...base, path: '/v2/imports' }).path).toBe('/v2/imports');
   });
