@@ -23,6 +23,7 @@ import { toFastify } from '../../src/adapters/fastify.js';
 import { tracing } from '../../src/conventions/tracing/index.js';
 import { createApi, endpoint, NotFoundError, UnauthorizedError, type ApiRequest } from '../../src/index.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
+import { passportBearer, passportPrincipal } from '../helpers/passport.js';
 
 type Line = Record<string, unknown>;
 
@@ -76,24 +77,12 @@ describe('Express 5 with passport, express-session, a request logger and tracing
     res.on('finish', () => (req as unknown as { log: pino.Logger }).log.info({ status: res.statusCode, route: req.route?.path ?? null }, 'request completed'));
     next();
   }
-  /** passport's bearer strategy as middleware that never answers: a refused token is noted for the API to answer. */
-  function bearer(req: Request, res: Response, next: NextFunction): void {
-    if (req.headers.authorization === undefined) return next();
-    auth.authenticate('bearer', { session: false }, (error: unknown, user: User | false) => {
-      if (error) return next(error);
-      if (user) req.user = user;
-      else res.locals.tokenRefused = true;
-      next();
-    })(req, res, next);
-  }
+  const bearer = passportBearer(auth);
+
 
   const api = createApi({
     use: [tracing()],
-    authenticate: (request: ApiRequest) => {
-      const { req, res } = request.host as { req: Request; res: Response };
-      if (res.locals.tokenRefused === true) throw new UnauthorizedError('The token is not valid');
-      return req.user as User | undefined;
-    },
+    authenticate: passportPrincipal<User>,
     endpoints: noteEndpoints(),
   });
 

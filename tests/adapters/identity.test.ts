@@ -19,6 +19,7 @@ import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
 import { ConflictError, createApi, endpoint, UnauthorizedError, type ApiRequest } from '../../src/index.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
+import { passportBearer, passportPrincipal } from '../helpers/passport.js';
 
 interface User {
   id: number;
@@ -49,26 +50,11 @@ describe('Express 5, passport and express-session', () => {
   auth.serializeUser((user, done) => done(null, (user as User).id));
   auth.deserializeUser((id: number, done) => done(null, USERS.get(id) ?? false));
 
-  /**
-   * passport's bearer strategy as a middleware that never answers: a valid token's user on
-   * `req.user`, a refused one noted on `res.locals`; without `Authorization`, the session's user.
-   */
-  function bearer(req: Request, res: Response, next: (error?: unknown) => void): void {
-    if (req.headers.authorization === undefined) return next();
-    auth.authenticate('bearer', { session: false }, (error: unknown, user: User | false) => {
-      if (error) return next(error);
-      if (user) req.user = user;
-      else res.locals.tokenRefused = true;
-      next();
-    })(req, res, next);
-  }
+  const bearer = passportBearer(auth);
+
 
   const api = createApi({
-    authenticate: (request: ApiRequest) => {
-      const { req, res } = request.host as { req: Request; res: Response };
-      if (res.locals.tokenRefused === true) throw new UnauthorizedError('The token is not valid');
-      return req.user as User | undefined;
-    },
+    authenticate: passportPrincipal<User>,
     endpoints: [
       endpoint('GET', '/me', { handle: (ctx) => ctx.principal }),
       endpoint('GET', '/reports', { authorize: (ctx) => (ctx.principal as User).role === 'admin', handle: () => [{ id: 1 }] }),

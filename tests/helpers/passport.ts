@@ -1,0 +1,38 @@
+/**
+ * The recipe of docs/adapters.md ("The host's identity") for tests: passport's bearer strategy as a
+ * middleware that never answers, and the API's `authenticate` that takes passport's user.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type passport from 'passport';
+import { UnauthorizedError, type ApiRequest } from '../../src/index.js';
+
+/**
+ * passport's bearer strategy as a middleware that never answers: a valid token's user on `req.user`,
+ * a refused one noted on `res.locals` for the API to answer; without `Authorization`, the session's user.
+ *
+ * @example
+ * app.use(passportBearer(auth));
+ */
+export function passportBearer(auth: InstanceType<typeof passport.Passport>): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    if (req.headers.authorization === undefined) return next();
+    auth.authenticate('bearer', { session: false }, (error: unknown, user: Express.User | false) => {
+      if (error) return next(error);
+      if (user) req.user = user;
+      else res.locals.tokenRefused = true;
+      next();
+    })(req, res, next);
+  };
+}
+
+/**
+ * The API's `authenticate`: passport's user is the principal, a token passport refused the API's 401.
+ *
+ * @example
+ * createApi({ authenticate: passportPrincipal, endpoints });
+ */
+export function passportPrincipal<User>(request: ApiRequest): User | undefined {
+  const { req, res } = request.host as { req: Request; res: Response };
+  if (res.locals.tokenRefused === true) throw new UnauthorizedError('The token is not valid');
+  return req.user as User | undefined;
+}
