@@ -7,9 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import express, { type Request, type Response } from 'express';
+import express from 'express';
 import session from 'express-session';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import fastifyJwt from '@fastify/jwt';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
@@ -17,9 +17,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
-import { ConflictError, createApi, endpoint, UnauthorizedError, type ApiRequest } from '../../src/index.js';
+import { ConflictError, createApi, endpoint } from '../../src/index.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
-import { passportBearer, passportPrincipal } from '../helpers/passport.js';
+import { jwtPrincipal, passportBearer, passportPrincipal } from '../helpers/host-identity.js';
 
 interface User {
   id: number;
@@ -127,16 +127,7 @@ describe('Fastify 5, @fastify/jwt and pino', () => {
   }
 
   const api = createApi({
-    // jwtVerify through the host's request: no token is anonymous (restcanon's 401), a bad one a 401 of its own.
-    authenticate: async (request: ApiRequest) => {
-      const { request: fastifyRequest } = request.host as { request: FastifyRequest };
-      try {
-        return await fastifyRequest.jwtVerify<Claims>();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') return undefined;
-        throw new UnauthorizedError('The token is not valid');
-      }
-    },
+    authenticate: jwtPrincipal<Claims>,
     endpoints: [
       endpoint('GET', '/me', {
         handle: (ctx) => {
