@@ -352,7 +352,7 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
         if (type !== null) request.headers['content-type'] ??= type;
       }
       // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish.
-      const answer: ApiResponse & { stream?: AsyncIterable<Uint8Array> } = await (signal === undefined
+      const answer: ApiResponse = await (signal === undefined
         ? api.handle(apiRequest)
         : Promise.race([api.handle(apiRequest), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
       ({ status } = answer);

@@ -1,3 +1,4 @@
+import type { EventsOptions } from '../core/event-answers.js';
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from '../core/contract.js';
 import type { Authorize, ChosenOutcome, Context, DeclaredErrors, BodyOption, Principal } from '../core/endpoint.js';
@@ -70,6 +71,12 @@ export interface EndpointConfig<
    * `ctx.responseType`.
    */
   produces?: readonly string[];
+  /**
+   * How the server-sent events of a `text/event-stream` answer go out: `keepAlive`, the milliseconds
+   * of silence after which a comment is sent so that proxies keep the connection open (15 000 when
+   * left out, 0 for none). Only with `text/event-stream` in `produces`.
+   */
+  events?: EventsOptions;
   /** The largest body this endpoint reads, in bytes, instead of the API's `bodyLimit` (an upload larger, a form smaller). */
   bodyLimit?: number;
   /** Reachable without a principal when the API authenticates. */

@@ -8,11 +8,12 @@ import { checkSchema, isStandardSchema, type StandardSchema } from '../core/stan
 import type { PartSchema } from '../core/validation.js';
 import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint } from '../core/endpoint.js';
 import { checkProduces } from '../core/produces.js';
+import { checkEvents } from '../core/event-answers.js';
 import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
 import { checkBodyOption, declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'events', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
 
@@ -82,6 +83,7 @@ export function endpoint<
   checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
   if (config.public === true && config.authorize !== undefined) throw publicRule(where, 'a public endpoint');
   const produces = checkProduces(config.produces, where);
+  const events = checkEvents(config.events, produces, where);
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
   // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
@@ -95,6 +97,7 @@ export function endpoint<
     body: config.body,
     consumes: config.consumes ?? ['application/json'],
     ...(produces === undefined ? {} : { produces }),
+    ...(events === undefined ? {} : { events }),
     bodyLimit: config.bodyLimit,
     public: config.public === true,
     authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],
