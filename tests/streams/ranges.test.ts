@@ -28,7 +28,7 @@ class WatchedBlob extends Blob {
     this.slices.push([start!, end!]);
     return super.slice(start, end, type);
   }
-  override stream(): ReadableStream<Uint8Array> {
+  override stream(): ReturnType<Blob['stream']> {
     this.wholeReads++;
     return super.stream();
   }
