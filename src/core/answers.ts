@@ -213,7 +213,7 @@ function byteAnswer(exchange: Exchange, status: number, headers: Record<string, 
   const response: ApiResponse = { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: bytes.payload, payload: bytes.payload };
   if (bytes.stream !== undefined) response.stream = bytes.stream;
   // Ranges of a whole body of known length, which a GET answered 200 has.
-  return bytes.length !== undefined && status === 200 && exchange.compiled.endpoint.method === 'GET' ? ranged(exchange, response, result, bytes) : response;
+  return bytes.length !== undefined && status === 200 && exchange.compiled.endpoint.method === 'GET' && !isEventStream(format) ? ranged(exchange, response, result, bytes) : response;
 }
 
 /** An answer's headers with the lines of its `Set-Cookie`. */

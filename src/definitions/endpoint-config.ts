@@ -138,7 +138,7 @@ export type EndpointContext<Path extends string, ParamsSchema, QuerySchema, Head
  * What `endpoint()` records of an endpoint's declaration, as types only: `restcanon/client` reads
  * them to type calls and answers. Nothing is computed from them on the server.
  */
-export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys> {
+export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys, Produces = undefined> {
   kind: 'endpoint';
   method: M;
   path: Path;
@@ -154,4 +154,6 @@ export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, I
   errors: keyof Errors;
   /** The keys of its definition, such as `authorize` and `conditional`. */
   declared: Keys;
+  /** Its `produces`, each type as written; undefined for the API's formats. */
+  produces: Produces;
 }

@@ -52,11 +52,12 @@ export function endpoint<
   const Chosen extends ChosenOutcome = never,
   Errors extends DeclaredErrors = {},
   const Keys extends string = never,
+  const Produces extends readonly string[] | undefined = undefined,
 >(
   method: M,
   path: Path,
-  config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded, Op, Chosen, Errors> & { [K in Keys]?: unknown },
-): Endpoint<EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys>> {
+  config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded, Op, Chosen, Errors> & { [K in Keys]?: unknown } & { produces?: Produces },
+): Endpoint<EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys, Produces>> {
   if (!(METHODS as readonly string[]).includes(method)) {
     throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
   }
