@@ -45,13 +45,15 @@ const STORE_BUDGET = 2 * KIB;
 // What a user's bundle pays for restcanon: the core with every convention alone and beside an
 // adapter, and the engine with none, minified and gzipped. The budgets catch a change that grows the bundle by accident; a budget grows only for a
 // change worth its bytes, with the reason stated in CHANGELOG.md.
+// The core answers bytes and streams, their ranges (206, multipart/byteranges, 416, If-Range) and
+// server-sent events (the encoder, keep-alive) on every endpoint that produces them.
 const BUDGETS = [
-  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 42 * KIB },
-  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 42.5 * KIB },
-  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 42.5 * KIB },
-  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 43.75 * KIB },
-  { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 43.5 * KIB },
-  { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 33.5 * KIB },
+  { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 45.5 * KIB },
+  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 46 * KIB },
+  { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 46.25 * KIB },
+  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 47.5 * KIB },
+  { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 47.25 * KIB },
+  { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 37 * KIB },
   // The client loads only buildPath of the core; its budget holds its hooks, its retries, its Fetch options and its raw bodies and ways to read.
   { name: 'the client alone', source: "export { createClient, bodyOf, ClientError } from './client.js';", budget: CLIENT_BUDGET },
   // The stores load nothing of the core: a convention that keeps state pays for its store alone.
