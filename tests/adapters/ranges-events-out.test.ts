@@ -72,6 +72,18 @@ function apiFor(seen: Seen): Api {
             }
           })(),
       }),
+      endpoint('GET', '/quiet', {
+        produces: ['text/event-stream'],
+        handle: () =>
+          (async function* () {
+            try {
+              await new Promise<void>((resolve) => (seen.release = resolve));
+              yield 'at last';
+            } finally {
+              seen.closed++;
+            }
+          })(),
+      }),
       endpoint('GET', '/endless', {
         produces: ['text/event-stream'],
         handle: () =>
@@ -173,6 +185,26 @@ for (const [name, mount] of Object.entries(SILENT_MOUNTS)) {
       seen.release!();
       await ended;
       expect(received.join('')).toBe('id: 1\ndata: after 7\n\nevent: second\nid: 2\ndata: {"n":2}\n\n');
+      await eventually(() => seen.closed === closed + 1, 'the source finished');
+    });
+
+    it('sends the headers before the first event: an EventSource opens while the source is quiet', async () => {
+      const closed = seen.closed;
+      seen.release = undefined;
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.get(`${server.baseUrl}/quiet`, resolve);
+        req.on('error', reject);
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      await eventually(() => seen.release !== undefined, 'the source waiting');
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      const ended = new Promise((resolve) => res.on('end', resolve));
+      seen.release!();
+      await ended;
+      expect(text).toBe('data: at last\n\n');
       await eventually(() => seen.closed === closed + 1, 'the source finished');
     });
 
