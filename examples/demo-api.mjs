@@ -15,7 +15,7 @@ import { memoryStore } from 'restcanon/store';
 import { z } from 'zod';
 import { avatarEndpoints } from './avatars.mjs';
 import { keysetPage, openDatabase, parameters } from './database.mjs';
-import { DEMO_STREAMS, orderEventsEndpoint } from './order-events.mjs';
+import { announced, DEMO_STREAMS, orderEventsEndpoint } from './order-events.mjs';
 
 /** The demo's callers. In a real API these come from a token store or an identity provider. */
 export const DEMO_TOKENS = {
@@ -173,7 +173,8 @@ export function createDemoApi(db, demoOptions = {}) {
       return page.reverse ? rows.reverse() : rows;
     },
     read: async (ctx) => first(await db.query(`select ${ORDER} from orders where id = $1 and user_id = $2`, [ctx.params.id, ctx.params.userId])),
-    create: async (ctx) => first(await db.query(`insert into orders (user_id, item, quantity) values ($1, $2, $3) returning ${ORDER}`, [ctx.params.userId, ctx.body.item, ctx.body.quantity])),
+    // Announced to the event streams of every instance as it is written.
+    create: async (ctx) => first(await db.query(`with created as (insert into orders (user_id, item, quantity) values ($1, $2, $3) returning ${ORDER}) ${announced('created')}`, [ctx.params.userId, ctx.body.item, ctx.body.quantity])),
     update: async (ctx) =>
       first(await db.query(`update orders set item = coalesce($3, item), quantity = coalesce($4, quantity) where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId, ctx.body.item ?? null, ctx.body.quantity ?? null])),
     remove: async (ctx) => first(await db.query(`delete from orders where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId])),

@@ -1,8 +1,9 @@
 /**
  * The demo's event stream of orders: `GET /users/:userId/orders/events` sends each order created for
  * that user, on any instance, as a server-sent event (`event: order`, `id` the order's id, `data` its
- * JSON), from Postgres's NOTIFY (examples/migrations/003-order-events.sql). A client that comes back
- * with `Last-Event-ID` first gets the orders it missed, from the table.
+ * JSON): the statement that creates an order announces it with `pg_notify` ({@link announced}), and
+ * each instance LISTENs. A client that comes back with `Last-Event-ID` first gets the orders it
+ * missed, from the table.
  *
  * Bounded: each instance serves at most `perUser` streams of one user (a 429 past it) and `total`
  * streams in all (a 503), and keeps at most `QUEUE` orders for a client that reads slower than they
@@ -23,6 +24,17 @@ const PAGE = 100;
 const RETRY = 2000;
 
 const ORDER = 'id, user_id as "userId", item, quantity';
+
+/**
+ * The SELECT of the orders in `rows` (a CTE of `id`, `"userId"`, `item`, `quantity`) that announces
+ * each on the channel "orders", as its JSON: Postgres sends it when the statement's transaction
+ * commits, to every connection that listens, whichever instance made it. Orders written otherwise
+ * (a bulk load) are not announced: a stream sends the orders the API creates.
+ *
+ * @example
+ * await db.query(`with created as (insert into orders (user_id, item, quantity) values (1, 'Pen', 1) returning id, user_id as "userId", item, quantity) ${announced('created')}`);
+ */
+export const announced = (rows) => `select o.* from ${rows} as o cross join lateral (select pg_notify('orders', row_to_json(o)::text)) as announcement`;
 
 /**
  * The order streams of one instance over its database: `subscribe(userId)` gives a queue of that
