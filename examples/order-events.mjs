@@ -82,7 +82,7 @@ function orderFeed(db) {
   };
 }
 
-/** A queue of at most QUEUE orders; one more ends it, as `end()` does. `close()` leaves the feed. */
+/** A queue of at most QUEUE orders; one more ends it once those are taken, as `end()` does. `close()` empties it and leaves the feed. */
 function boundedQueue(leave) {
   const orders = [];
   let ended = false;
@@ -104,6 +104,8 @@ function boundedQueue(leave) {
     },
     close() {
       ended = true;
+      // Its client has gone: what was kept for it goes too.
+      orders.length = 0;
       rouse();
       leave();
     },
