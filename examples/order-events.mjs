@@ -124,7 +124,8 @@ function boundedQueue(leave) {
  */
 function orderEvents(db, queue, userId, after, signal) {
   const stop = () => queue.close();
-  signal.addEventListener('abort', stop, { once: true });
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
   const events = (async function* () {
     try {
       yield { retry: RETRY };
