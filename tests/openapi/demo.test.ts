@@ -76,6 +76,8 @@ const PROBES: readonly Probe[] = [
   { name: 'an unknown id under a known parent', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 99), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }) },
   { name: 'Accept: image/png', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), accept: 'image/png' }, body: bodyOf(path) }) },
   { name: 'Accept: text/csv', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), accept: 'text/csv' }, body: bodyOf(path) }) },
+  { name: 'a range of the bytes', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), range: 'bytes=0-9' }, body: bodyOf(path) }) },
+  { name: 'a range past their end', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), range: 'bytes=1000-' }, body: bodyOf(path) }) },
   { name: 'a body over the limit', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: JSON.stringify({ item: 'x'.repeat(1024 * 1024) }) }) },
   { name: 'a wrong content type', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, 'content-type': 'text/plain' }, body: 'hello' }) },
   { name: 'a copy that is current', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), 'if-none-match': '"1"' }, body: bodyOf(path) }) },
