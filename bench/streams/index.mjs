@@ -10,7 +10,7 @@
  * event stream gives its first event.
  *
  * Env: BENCH_STREAMS_ROUNDS (default 3), BENCH_STREAMS_MIB (body size, default 1024),
- * BENCH_STREAMS_CONNECTIONS (event streams, default 1000), BENCH_STREAMS_STACKS (the restcanon stacks,
+ * BENCH_STREAMS_CONNECTIONS (event streams, default 1000; 0 leaves them out), BENCH_STREAMS_STACKS (the restcanon stacks,
  * default `restcanon/node,restcanon/fastify`; another list makes the run exploratory).
  */
 import { fork } from 'node:child_process';
@@ -123,6 +123,7 @@ for (let round = 0; round < ROUNDS; round++) {
       results[stack][`${name}Peak`].push(await server.ask('peak'));
       await server.stop();
     }
+    if (CONNECTIONS === 0) continue;
     const server = await startServer(stack);
     results[stack].perStream.push(await events(server.port, server.ask));
     await server.stop();
@@ -140,10 +141,12 @@ for (const stack of STACKS) {
     `| ${stack === 'plain' ? 'node:http + stream.pipeline' : stack} | ${fixed(median(r.upload), 0)} | ${fixed(median(r.upload) / median(base.upload), 2)} | ${fixed(Math.max(...r.uploadPeak) / MIB, 0)} | ${fixed(median(r.download), 0)} | ${fixed(median(r.download) / median(base.download), 2)} | ${fixed(Math.max(...r.downloadPeak) / MIB, 0)} |`,
   );
 }
+if (CONNECTIONS > 0) {
 report.log();
 report.log(`${CONNECTIONS} open server-sent event streams: the server's RSS growth per stream, median of ${ROUNDS} rounds.`);
 report.log();
 report.log('| stack | KiB per stream |');
 report.log('|---|---|');
 for (const stack of STACKS) report.log(`| ${stack === 'plain' ? 'node:http, events written by hand' : stack} | ${fixed(median(results[stack].perStream) / 1024, 1)} |`);
+}
 report.finish();

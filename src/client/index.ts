@@ -6,9 +6,11 @@
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import { buildPath } from '../core/path.js';
+import { isJson, isRaw, isText, once, type BodyAs, type RawBody, type ReadAs } from './bodies.js';
 import { retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
+export type { BodyAs, RawBody, ReadAs } from './bodies.js';
 export type { RetryPolicy } from './retry.js';
 export type { ClientMethod, Failure, LooseRoute, MergePatch, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, SortParam, Success, TableShape } from './routes.js';
 
@@ -28,37 +30,6 @@ export interface FetchOptions {
   cache?: RequestCache;
   keepalive?: boolean;
   mode?: RequestMode;
-}
-
-/**
- * A body sent as it is, with no JSON: a form (`FormData`, sent as `multipart/form-data`, or
- * `URLSearchParams`), bytes (`Blob`, `ArrayBuffer`, a typed array) or a stream. The body's own type
- * is its `Content-Type` unless the call gives one.
- *
- * @example
- * const body: RawBody = new Blob(['id,name\n1,Ada\n'], { type: 'text/csv' });
- */
-export type RawBody = FormData | Blob | URLSearchParams | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
-
-/**
- * How a call reads a success's body, instead of by its `Content-Type`: as text, a `Blob`, or the
- * body's `ReadableStream` (whose server-sent events `readEvents` of `restcanon/client/events` reads).
- *
- * @example
- * const answer = await client.get('/photos/:id', { params: { id: 1 }, as: 'blob' });
- */
-export type ReadAs = keyof BodyAs;
-
-/**
- * The body of a success read with each {@link ReadAs}.
- *
- * @example
- * const image: BodyAs['blob'] = new Blob([]);
- */
-export interface BodyAs {
-  text: string;
-  blob: Blob;
-  stream: ReadableStream<Uint8Array>;
 }
 
 /**
@@ -272,17 +243,7 @@ const PASSED = ['credentials', 'cache', 'keepalive', 'mode'] as const;
 /** One value or a list of them as a list: the hooks of one kind in order, the lines of a header. */
 const each = <F>(hooks: Hooks<F> | undefined): readonly F[] => (hooks === undefined ? [] : ([] as F[]).concat(hooks));
 
-/** A JSON media type: `application/json`, or any `+json` (`application/problem+json`), in any case. */
-const isJson = (type: string): boolean => /^[^;]*[/+]json\s*(;|$)/i.test(type);
 
-/** A type read as text by default: `text/*`, XML, or none at all. */
-const isText = (type: string): boolean => /^(text\/|[^;]*[/+]xml\s*(;|$)|$)/i.test(type);
-
-/** A body that goes to Fetch as it is: a form, bytes or a stream. */
-const isRaw = (body: unknown): body is RawBody => ArrayBuffer.isView(body) || [FormData, Blob, URLSearchParams, ArrayBuffer, ReadableStream].some((type) => body instanceof type);
-
-/** A body that can be read once only, which a client does not keep for a 304. */
-const once = (body: unknown): boolean => body instanceof ReadableStream || Symbol.asyncIterator in Object(body);
 
 interface Kept {
   etag: string;

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import session from 'express-session';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import fastifyJwt from '@fastify/jwt';
 import rateLimit from '@fastify/rate-limit';
 import passport from 'passport';
@@ -21,8 +21,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
 import { tracing } from '../../src/conventions/tracing/index.js';
-import { createApi, endpoint, NotFoundError, UnauthorizedError, type ApiRequest } from '../../src/index.js';
+import { createApi, endpoint, NotFoundError } from '../../src/index.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
+import { jwtPrincipal, passportBearer, passportPrincipal } from '../helpers/host-identity.js';
 
 type Line = Record<string, unknown>;
 
@@ -76,24 +77,12 @@ describe('Express 5 with passport, express-session, a request logger and tracing
     res.on('finish', () => (req as unknown as { log: pino.Logger }).log.info({ status: res.statusCode, route: req.route?.path ?? null }, 'request completed'));
     next();
   }
-  /** passport's bearer strategy as middleware that never answers: a refused token is noted for the API to answer. */
-  function bearer(req: Request, res: Response, next: NextFunction): void {
-    if (req.headers.authorization === undefined) return next();
-    auth.authenticate('bearer', { session: false }, (error: unknown, user: User | false) => {
-      if (error) return next(error);
-      if (user) req.user = user;
-      else res.locals.tokenRefused = true;
-      next();
-    })(req, res, next);
-  }
+  const bearer = passportBearer(auth);
+
 
   const api = createApi({
     use: [tracing()],
-    authenticate: (request: ApiRequest) => {
-      const { req, res } = request.host as { req: Request; res: Response };
-      if (res.locals.tokenRefused === true) throw new UnauthorizedError('The token is not valid');
-      return req.user as User | undefined;
-    },
+    authenticate: passportPrincipal<User>,
     endpoints: noteEndpoints(),
   });
 
@@ -171,15 +160,7 @@ describe('Fastify 5 with @fastify/jwt, @fastify/rate-limit per route, pino and t
 
   const api = createApi({
     use: [tracing()],
-    authenticate: async (request: ApiRequest) => {
-      const { request: fastifyRequest } = request.host as { request: FastifyRequest };
-      try {
-        return await fastifyRequest.jwtVerify<Claims>();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') return undefined;
-        throw new UnauthorizedError('The token is not valid');
-      }
-    },
+    authenticate: jwtPrincipal<Claims>,
     endpoints: [...noteEndpoints(), endpoint('GET', '/exports/:id', { handle: (ctx) => ({ id: ctx.params.id }) })],
   });
 

@@ -7,9 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import express, { type Request, type Response } from 'express';
+import express from 'express';
 import session from 'express-session';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import fastifyJwt from '@fastify/jwt';
 import passport from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
@@ -17,8 +17,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toExpress } from '../../src/adapters/express.js';
 import { toFastify } from '../../src/adapters/fastify.js';
-import { ConflictError, createApi, endpoint, UnauthorizedError, type ApiRequest } from '../../src/index.js';
+import { ConflictError, createApi, endpoint } from '../../src/index.js';
 import { answerOf, expectProblem } from '../helpers/problem.js';
+import { jwtPrincipal, passportBearer, passportPrincipal } from '../helpers/host-identity.js';
 
 interface User {
   id: number;
@@ -49,26 +50,11 @@ describe('Express 5, passport and express-session', () => {
   auth.serializeUser((user, done) => done(null, (user as User).id));
   auth.deserializeUser((id: number, done) => done(null, USERS.get(id) ?? false));
 
-  /**
-   * passport's bearer strategy as a middleware that never answers: a valid token's user on
-   * `req.user`, a refused one noted on `res.locals`; without `Authorization`, the session's user.
-   */
-  function bearer(req: Request, res: Response, next: (error?: unknown) => void): void {
-    if (req.headers.authorization === undefined) return next();
-    auth.authenticate('bearer', { session: false }, (error: unknown, user: User | false) => {
-      if (error) return next(error);
-      if (user) req.user = user;
-      else res.locals.tokenRefused = true;
-      next();
-    })(req, res, next);
-  }
+  const bearer = passportBearer(auth);
+
 
   const api = createApi({
-    authenticate: (request: ApiRequest) => {
-      const { req, res } = request.host as { req: Request; res: Response };
-      if (res.locals.tokenRefused === true) throw new UnauthorizedError('The token is not valid');
-      return req.user as User | undefined;
-    },
+    authenticate: passportPrincipal<User>,
     endpoints: [
       endpoint('GET', '/me', { handle: (ctx) => ctx.principal }),
       endpoint('GET', '/reports', { authorize: (ctx) => (ctx.principal as User).role === 'admin', handle: () => [{ id: 1 }] }),
@@ -141,16 +127,7 @@ describe('Fastify 5, @fastify/jwt and pino', () => {
   }
 
   const api = createApi({
-    // jwtVerify through the host's request: no token is anonymous (restcanon's 401), a bad one a 401 of its own.
-    authenticate: async (request: ApiRequest) => {
-      const { request: fastifyRequest } = request.host as { request: FastifyRequest };
-      try {
-        return await fastifyRequest.jwtVerify<Claims>();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_JWT_NO_AUTHORIZATION_IN_HEADER') return undefined;
-        throw new UnauthorizedError('The token is not valid');
-      }
-    },
+    authenticate: jwtPrincipal<Claims>,
     endpoints: [
       endpoint('GET', '/me', {
         handle: (ctx) => {
