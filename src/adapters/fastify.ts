@@ -187,8 +187,10 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
   }
   if (settleUnreadBody(raw, reply.raw)) reply.header('connection', 'close');
   const { stream } = response;
-  // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the
-  // client goes away, and destroys the connection when it fails after the head went out.
+  // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the client goes away, and
+  // the connection when it fails; its head, which Node sends with the first chunk, is flushed at the pipe (an EventSource opens).
+  const res = stream === undefined ? undefined : (reply.raw as { once?(event: 'pipe', listener: () => void): unknown; flushHeaders?(): unknown } | undefined);
+  res?.once?.('pipe', () => res.flushHeaders?.());
   reply.send(stream === undefined ? response.payload : Readable.from(stream, { objectMode: false }));
   return stream === undefined ? undefined : reply;
 }

@@ -48,6 +48,8 @@ export interface NodeResponse {
   /** Node's `getHeader`: a cookie the host set before the API answered is sent beside the API's. */
   getHeader?(name: string): number | string | readonly string[] | undefined;
   writeHead(status: number, headers: ResponseHeaders): unknown;
+  /** Node's `flushHeaders`: the head of a stream answer goes out before its first chunk. */
+  flushHeaders?(): unknown;
   end(payload?: string | Uint8Array): unknown;
   destroy(): unknown;
 }

@@ -50,7 +50,12 @@ export function writeNodeResponse(res: NodeResponse, response: ApiResponse, head
     if (req !== undefined && settleUnreadBody(req, res)) headers = Object.assign({}, headers, CONNECTION_CLOSE);
     res.writeHead(response.status, headers);
     if (stream === undefined) res.end(payload);
-    else void writeNodeStream(res as unknown as StreamingResponse, stream);
+    else {
+      // Node holds the head back until the first write: a stream of events that waits for its
+      // first one would keep an EventSource from opening.
+      res.flushHeaders?.();
+      void writeNodeStream(res as unknown as StreamingResponse, stream);
+    }
   } catch {
     // What Node refuses to write must not become an uncaught exception (the listener's promise is
     // nobody's) nor a socket left open: the connection is closed instead.

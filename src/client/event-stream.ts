@@ -20,8 +20,12 @@ export interface ServerEvent {
   retry: number | undefined;
 }
 
+/** Characters of one unfinished event (its data and its last line so far): 16 Mi. */
+const MAX_EVENT = 1 << 24;
+
 /**
- * The events of a `text/event-stream` body, one by one. Ending the iteration early (a `break` in
+ * The events of a `text/event-stream` body, one by one. An event longer than 16 Mi characters
+ * before its blank line rejects the iteration with a `RangeError` and cancels the body. Ending the iteration early (a `break` in
  * `for await`) cancels the body, which closes the connection; the signal, when it aborts, cancels it
  * too and the iteration rejects with the signal's reason.
  *
@@ -73,6 +77,8 @@ export async function* readEvents(body: ReadableStream<Uint8Array>, signal?: Abo
         else if (field === 'id' && !value.includes('\0')) id = value;
         else if (field === 'retry' && /^\d+$/.test(value)) retry = Number(value);
       }
+      // A stream that never ends a line or an event must not take all memory.
+      if (line.length + data.length > MAX_EVENT) throw new RangeError(`The event stream sent an event longer than ${MAX_EVENT} characters`);
       yield* found;
     }
   } finally {

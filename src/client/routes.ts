@@ -229,7 +229,7 @@ type EndpointRoute<F, Traits extends ApiTraits> = F extends {
       EndpointParams<Path, ParamsSchema>,
       In<QuerySchema, QueryInput>,
       [BodySchema] extends [undefined] ? never : In<BodySchema>,
-      | SuccessesOf<[Declared] extends [never] ? DefaultOperation[Method & keyof DefaultOperation] : Declared, Chosen | ('conditional' extends Keys ? (Method extends 'GET' ? 'notModified' : never) : never), Out<Response, Awaited<Result>>, Traits['custom']>
+      | SuccessesOf<[Declared] extends [never] ? DefaultOperation[Method & keyof DefaultOperation] : Declared, Chosen | ('conditional' extends Keys ? (Method extends 'GET' ? 'notModified' : never) : never), ProducedBody<F, Out<Response, Awaited<Result>>>, Traits['custom']>
       | FailureOf<
           | CommonErrors<Traits>
           | (Path extends `${string}:${string}` ? 'badRequest' : never)
@@ -247,6 +247,20 @@ type EndpointRoute<F, Traits extends ApiTraits> = F extends {
         >
     >
   : LooseRoute;
+
+/**
+ * The success body of an endpoint as the client reads it under each type of its `produces`: a
+ * stream for `text/event-stream`, the data for JSON, a string for text and XML, a `Blob` for any
+ * other type; the data where it has no `produces`.
+ */
+type ProducedBody<F, Data> = F extends { produces: infer Produces extends readonly string[] } ? BodyUnder<Lowercase<Produces[number]>, Data> : Data;
+type BodyUnder<Type extends string, Data> = Type extends `text/event-stream${string}`
+  ? ReadableStream<Uint8Array>
+  : Type extends `${string}/json${string}` | `${string}+json${string}`
+    ? Data
+    : Type extends `text/${string}` | `${string}/xml${string}` | `${string}+xml${string}`
+      ? string
+      : Blob;
 
 interface DefaultOperation {
   GET: 'read';

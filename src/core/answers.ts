@@ -15,6 +15,8 @@ import { payloadOf, whyUnwritable } from './writable.js';
 import { byteBodyOf, type ByteBody } from './byte-results.js';
 import { isByteType } from './produces.js';
 import { formatOfResult } from './blob-type.js';
+import { ranged } from './byte-ranges.js';
+import { DEFAULT_KEEP_ALIVE, eventAnswer, isEventSource, isEventStream } from './event-answers.js';
 import type { Serializer } from '../formats/formats.js';
 
 /**
@@ -178,6 +180,11 @@ export function succeed(exchange: Exchange): ApiResponse {
   // An endpoint that produces types of its own answers bytes and streams as they are.
   if (compiled.produced !== undefined) {
     const byteType = isByteType(format);
+    if (byteType && isEventSource(body) && isEventStream(format)) {
+      const answer = eventAnswer(status, headers, body, endpoint.events?.keepAlive ?? DEFAULT_KEEP_ALIVE);
+      if (cookies !== undefined) withCookies(answer.headers, cookies);
+      return answer;
+    }
     // A string is data to a format (JSON writes it quoted), bytes under a type of bytes.
     const bytes = byteType || typeof body !== 'string' ? byteBodyOf(body) : undefined;
     if (bytes !== undefined) return byteAnswer(exchange, status, headers, cookies, format, body, bytes);
@@ -201,13 +208,14 @@ export function succeed(exchange: Exchange): ApiResponse {
  * `exchange` (a `Range` answered 206 or 416 from a payload or a Blob of known length; the events of
  * `text/event-stream` encoded into the stream).
  */
-function byteAnswer(_exchange: Exchange, status: number, headers: Record<string, string>, cookies: string[] | undefined, format: Serializer, result: unknown, bytes: ByteBody): ApiResponse {
+function byteAnswer(exchange: Exchange, status: number, headers: Record<string, string>, cookies: string[] | undefined, format: Serializer, result: unknown, bytes: ByteBody): ApiResponse {
   const type = isByteType(format) ? format.type : format.contentType;
   headers['content-type'] = typeof result === 'string' && /^text\//i.test(type) && !/;\s*charset=/i.test(type) ? `${type}; charset=utf-8` : type;
   if (bytes.length !== undefined) headers['content-length'] = String(bytes.length);
   const response: ApiResponse = { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: bytes.payload, payload: bytes.payload };
   if (bytes.stream !== undefined) response.stream = bytes.stream;
-  return response;
+  // Ranges of a whole body of known length, which a GET answered 200 has.
+  return bytes.length !== undefined && status === 200 && exchange.compiled.endpoint.method === 'GET' && !isEventStream(format) ? ranged(exchange, response, result, bytes) : response;
 }
 
 /** An answer's headers with the lines of its `Set-Cookie`. */

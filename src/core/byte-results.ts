@@ -89,10 +89,15 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
   private closed = false;
   private report: ((error: unknown) => void) | undefined;
 
-  /** `open` gives the source's iterator; `resource` is the source itself, destroyed on `return()` when it is a Node stream. */
+  /**
+   * `open` gives the source's iterator; `resource` is the source itself, destroyed on `return()`
+   * when it is a Node stream. `atOnce`: {@link Chunks.start} reads nothing, so the answer starts
+   * before the first chunk (server-sent events, whose client waits for the headers to open).
+   */
   constructor(
     private readonly open: () => AsyncIterator<unknown>,
     private readonly resource?: unknown,
+    private readonly atOnce = false,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -104,7 +109,7 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
    * source closed), for an answer of that error; from then on `report` learns of later errors.
    */
   async start(report: (error: unknown) => void): Promise<void> {
-    this.first = await this.read();
+    if (!this.atOnce) this.first = await this.read();
     this.report = report;
   }
 

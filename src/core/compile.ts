@@ -4,7 +4,8 @@ import { readsBody, type Endpoint } from './endpoint.js';
 import type { AnswerHook, Compiled, FinishHook, SettleHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
 import { createNegotiator } from '../formats/formats.js';
-import { producedFormats } from './produces.js';
+import { isByteType, producedFormats } from './produces.js';
+import { RANGE_NOT_SATISFIABLE } from './byte-ranges.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
 import type { Settings } from './settings.js';
@@ -72,7 +73,7 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     outcomes,
     item: (OUTCOMES[endpoint.operation] as OutcomeRow).item === true,
     choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
-    statuses: new Set(outcomes.map((outcome) => settings.policy.decide(outcome))),
+    statuses: statusesOf(outcomes, produced, endpoint, settings),
     undeclared: new Set(),
     produced,
     negotiator: produced === undefined ? undefined : createNegotiator(produced),
@@ -210,6 +211,13 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
   phase('result');
   if (settings.timeout !== undefined) reached.add('timeout');
   return { steps, outcomes: (Object.keys(OUTCOMES) as Outcome[]).filter((outcome) => reached.has(outcome)) };
+}
+
+/** The statuses of an endpoint's outcomes as the policy gives them, and the 416 of a `Range` on a GET of bytes. */
+function statusesOf(outcomes: readonly Outcome[], produced: Compiled['produced'], endpoint: Endpoint, settings: Settings): Set<number> {
+  const statuses = new Set(outcomes.map((outcome) => settings.policy.decide(outcome)));
+  if (endpoint.method === 'GET' && produced?.some(isByteType)) statuses.add(RANGE_NOT_SATISFIABLE);
+  return statuses;
 }
 
 /** The answer hooks of an endpoint as one, in the order of its conventions; undefined when there are none. */

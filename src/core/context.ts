@@ -3,6 +3,8 @@ import { cookiesOf, setCookieLine, type CookieOptions } from './cookies.js';
 import type { Reply, ChosenOutcome } from './endpoint.js';
 import { answerHeader, checkHeader } from './http.js';
 import { contentDisposition } from './disposition.js';
+import { parseLastEventId } from './events.js';
+import { single } from './request.js';
 
 /**
  * The context a handler receives, as one class: what `ctx.set`, `ctx.append` and `ctx.outcome`
@@ -80,6 +82,11 @@ export class RequestContext {
   /** Aborts `signal`, if anyone read it, with the reason: the deadline passed. */
   abort(reason: unknown): void {
     this.controller?.abort(reason);
+  }
+
+  get lastEventId(): string | undefined {
+    // The request's own headers: `ctx.headers` is what a headers schema made of them.
+    return parseLastEventId(single(this.request.headers?.['last-event-id']));
   }
 
   attachment(filename?: string): void {

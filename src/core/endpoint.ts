@@ -1,3 +1,4 @@
+import type { EventsOptions } from './event-answers.js';
 import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, Logger, QueryRecord, ResponseHeaders } from './contract.js';
 import type { CookieOptions } from './cookies.js';
@@ -157,6 +158,15 @@ export interface Context<Params = Record<string, string>, Query = QueryRecord, H
    * ctx.attachment('report 2024.csv'); // Content-Disposition: attachment; filename="report 2024.csv"
    */
   attachment(filename?: string): void;
+  /**
+   * The `Last-Event-ID` a reconnecting `EventSource` sends: the id of the last event it received,
+   * so that a stream of server-sent events goes on after it. Undefined without one, or for one that
+   * is empty, longer than 1024 characters or no UTF-8.
+   *
+   * @example
+   * const after = ctx.lastEventId === undefined ? 0 : Number(ctx.lastEventId);
+   */
+  readonly lastEventId: string | undefined;
 }
 
 /** What a handler set for its answer with `ctx.set`, `ctx.append`, `ctx.cookie` and `ctx.outcome`. */
@@ -244,6 +254,8 @@ export interface Endpoint<Facts = unknown> {
   readonly consumes: readonly string[];
   /** The media types of the success bodies it sends besides the API's formats, negotiated against `Accept`; undefined for the API's formats. */
   readonly produces?: readonly string[] | undefined;
+  /** How its server-sent events go out (`text/event-stream` in `produces`); undefined for the defaults. */
+  readonly events?: EventsOptions | undefined;
   /** The largest body it reads, in bytes, where it differs from the API's `bodyLimit`. */
   readonly bodyLimit?: number | undefined;
   readonly public: boolean;

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   GONE: 'RC_GONE',
   /** A precondition (`If-Match`, `If-Unmodified-Since`) does not hold. */
   PRECONDITION_FAILED: 'RC_PRECONDITION_FAILED',
+  /** No range of the request's `Range` lies within the body; `Content-Range` gives its length. */
+  RANGE_NOT_SATISFIABLE: 'RC_RANGE_NOT_SATISFIABLE',
   /** The body is larger than the limit. */
   PAYLOAD_TOO_LARGE: 'RC_PAYLOAD_TOO_LARGE',
   /** A form (urlencoded or multipart) holds more fields than the endpoint takes. */

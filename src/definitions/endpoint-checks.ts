@@ -1,5 +1,6 @@
 import { BODY_METHODS } from '../core/http.js';
 import { checkProduces } from '../core/produces.js';
+import { checkEvents } from '../core/event-answers.js';
 import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from '../core/outcomes.js';
 import { checkOptions } from '../core/options.js';
 import { checkSchema, isStandardSchema } from '../core/standard-schema.js';
@@ -60,6 +61,7 @@ export function freezeEndpoint(definition: Endpoint, where: string): Endpoint {
     throw new TypeError(`${where}: "location" names what a create made, and this endpoint answers ${definition.operation}; declare operation: 'create', or outcomes: ['create'] to choose it with ctx.outcome`);
   }
   checkProduces(definition.produces, where);
+  checkEvents(definition.events, definition.produces, where);
   checkSchema(definition.query, `${where}: "query"`);
   checkSchema(definition.headers, `${where}: "headers"`);
   checkSchema(definition.response?.schema, `${where}: "response"`);
@@ -96,7 +98,7 @@ function checkDeclaredErrors(errors: DeclaredErrors | undefined, where: string):
 }
 
 const DEFINITION_KEYS = [
-  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'bodyLimit', 'public', 'authorize', 'guards', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
+  'method', 'path', 'operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'events', 'bodyLimit', 'public', 'authorize', 'guards', 'location', 'itemPath', 'locationId', 'summary', 'response', 'outcomes', 'errors',
   'current', 'conventions', 'handle',
 ];
 

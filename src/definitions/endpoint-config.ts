@@ -1,3 +1,4 @@
+import type { EventsOptions } from '../core/event-answers.js';
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from '../core/contract.js';
 import type { Authorize, ChosenOutcome, Context, DeclaredErrors, BodyOption, Principal } from '../core/endpoint.js';
@@ -85,6 +86,12 @@ export interface EndpointConfig<
    * `ctx.responseType`.
    */
   produces?: readonly string[];
+  /**
+   * How the server-sent events of a `text/event-stream` answer go out: `keepAlive`, the milliseconds
+   * of silence after which a comment is sent so that proxies keep the connection open (15 000 when
+   * left out, 0 for none). Only with `text/event-stream` in `produces`.
+   */
+  events?: EventsOptions;
   /** The largest body this endpoint reads, in bytes, instead of the API's `bodyLimit` (an upload larger, a form smaller). */
   bodyLimit?: number;
   /** Reachable without a principal when the API authenticates. */
@@ -146,7 +153,7 @@ export type EndpointContext<Path extends string, ParamsSchema, QuerySchema, Head
  * What `endpoint()` records of an endpoint's declaration, as types only: `restcanon/client` reads
  * them to type calls and answers. Nothing is computed from them on the server.
  */
-export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys> {
+export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys, Produces = undefined> {
   kind: 'endpoint';
   method: M;
   path: Path;
@@ -162,4 +169,6 @@ export interface EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, I
   errors: keyof Errors;
   /** The keys of its definition, such as `authorize` and `conditional`. */
   declared: Keys;
+  /** Its `produces`, each type as written; undefined for the API's formats. */
+  produces: Produces;
 }

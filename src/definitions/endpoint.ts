@@ -8,12 +8,13 @@ import { checkSchema, isStandardSchema, type StandardSchema } from '../core/stan
 import type { PartSchema } from '../core/validation.js';
 import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint } from '../core/endpoint.js';
 import { checkProduces } from '../core/produces.js';
+import { checkEvents } from '../core/event-answers.js';
 import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
 import { checkBodyOption, declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';
 import { checkConsumes } from './consumes.js';
 
-const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
+const ENDPOINT_OPTIONS = ['operation', 'params', 'query', 'headers', 'body', 'consumes', 'produces', 'events', 'bodyLimit', 'public', 'authorize', 'location', 'response', 'summary', 'outcomes', 'errors', 'conditional', 'conventions', 'handle'];
 
 const OPERATIONS: readonly Operation[] = ['list', 'read', 'create', 'submit', 'replace', 'update', 'remove'];
 
@@ -52,11 +53,12 @@ export function endpoint<
   const Chosen extends ChosenOutcome = never,
   Errors extends DeclaredErrors = {},
   const Keys extends string = never,
+  const Produces extends readonly string[] | undefined = undefined,
 >(
   method: M,
   path: Path,
-  config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded, Op, Chosen, Errors> & { [K in Keys]?: unknown },
-): Endpoint<EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys>> {
+  config: EndpointConfig<Path, ParamsSchema, QuerySchema, HeadersSchema, BodySchema, IsPublic, Result, Response, Loaded, Op, Chosen, Errors> & { [K in Keys]?: unknown } & { produces?: Produces },
+): Endpoint<EndpointFacts<M, Path, ParamsSchema, QuerySchema, BodySchema, IsPublic, Result, Response, Op, Chosen, Errors, Keys, Produces>> {
   if (!(METHODS as readonly string[]).includes(method)) {
     throw new TypeError(`endpoint(): unknown method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}`);
   }
@@ -84,6 +86,7 @@ export function endpoint<
   checkFunction(config.location, `${where}: "location"`, '(result, ctx) => the URL of the new item');
   if (config.public === true && config.authorize !== undefined) throw publicRule(where, 'a public endpoint');
   const produces = checkProduces(config.produces, where);
+  const events = checkEvents(config.events, produces, where);
   const operation = config.operation ?? DEFAULT_OPERATION[method];
   const conditional = checkConditional(config.conditional, where);
   // The facts are types only: an endpoint without them fits every `Endpoint<Facts>`.
@@ -97,6 +100,7 @@ export function endpoint<
     body: config.body,
     consumes: config.consumes ?? ['application/json'],
     ...(produces === undefined ? {} : { produces }),
+    ...(events === undefined ? {} : { events }),
     bodyLimit: config.bodyLimit,
     public: config.public === true,
     authorize: config.authorize === undefined ? [] : [config.authorize as Authorize],

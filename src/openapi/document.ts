@@ -16,6 +16,7 @@ import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
 import { OPENAPI_PARTS } from '../conventions/openapi.js';
 import type { OpenApiPart, PartBook } from './part.js';
 import { requestBodyOf } from './request-body.js';
+import { byteContent, partialResponse, rangedTypesOf, RANGE_NOT_SATISFIABLE, RANGE_PARAMETERS } from './byte-answers.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -201,6 +202,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
     ...partParameters(endpoint.query, 'query', book, `${name}Query`),
     ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
     ...added.filter((parameter) => parameter.in !== 'query'),
+    ...(rangedTypesOf(endpoint, build.api.formats).length > 0 ? RANGE_PARAMETERS : []),
   ];
   if (parameters.length > 0) operation.parameters = parameters;
   const bodyNames = modelNames(endpoint.operation, endpoint.path, 'body');
@@ -279,7 +281,7 @@ function producedContent(produces: readonly string[], formats: readonly { type: 
       const essence = type.split(';')[0]!.trim().toLowerCase();
       const format = formats.find((served) => served.type.split(';')[0]!.trim().toLowerCase() === essence);
       if (format !== undefined) return [type, formatContent(format)];
-      return [type, { schema: essence.startsWith('text/') ? { type: 'string' } : { type: 'string', contentMediaType: essence } }];
+      return [type, byteContent(type)];
     }),
   );
 }
@@ -324,6 +326,12 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     if (Object.keys(headers).length > 0) response.headers = headers;
     responses[status] = response;
   }
+  // A GET of bytes answers the ranges of a Range, or 416 when none is within the body.
+  const byteTypes = rangedTypesOf(endpoint, api.formats);
+  if (byteTypes.length > 0) {
+    responses[206] = partialResponse(byteTypes);
+    errors.set(416, { reasons: [RANGE_NOT_SATISFIABLE.reason], validation: false, extensions: [] });
+  }
   const problemTypes = new Set(['application/problem+json', ...api.formats.flatMap((format) => (format.problemType === undefined ? [] : [format.problemType]))]);
   for (const [status, { reasons, validation, extensions }] of [...errors].sort(([a], [b]) => a - b)) {
     // The API's own error body goes out in each format's own media type, as its schema says.
@@ -331,7 +339,7 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
       ? problemContent(book, validation, extensions, problemTypes)
       : Object.fromEntries(api.formats.map((format) => [format.type, { schema: api.problemBody!.schema === undefined ? {} : book.model(api.problemBody!.schema, ['ErrorBody']) }]));
     const response: JsonSchema = { description: `${statusText(status)}: ${reasons.join('; or ')}.`, content };
-    const headers = errorHeaders(status, api.challenge, endpoint, allow);
+    const headers = status === 416 ? { ...RANGE_NOT_SATISFIABLE.headers } : errorHeaders(status, api.challenge, endpoint, allow);
     if (headers !== undefined) response.headers = headers;
     responses[status] = response;
   }

@@ -81,6 +81,34 @@ const written = fc.record({
   end: fc.constantFrom('\n', '\r', '\r\n'),
 });
 
+describe('the bound on one event', () => {
+  it('a line that never ends, past 16 Mi characters, rejects with a RangeError and cancels the body', async () => {
+    let cancelled = false;
+    const chunk = encoder.encode('x'.repeat(1024 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        controller.enqueue(sent++ === 0 ? encoder.encode('data: ') : chunk);
+      },
+      cancel: () => void (cancelled = true),
+    });
+    await expect(decode2(body)).rejects.toThrow(RangeError);
+    expect(cancelled).toBe(true);
+    expect(sent).toBeLessThan(20);
+  });
+
+  it('data lines of one event that together pass 16 Mi characters reject with a RangeError', async () => {
+    const line = `data: ${'y'.repeat(1024 * 1024)}\n`;
+    await expect(decode(Array.from({ length: 17 }, () => line))).rejects.toThrow(RangeError);
+  });
+});
+
+async function decode2(body: ReadableStream<Uint8Array>): Promise<ServerEvent[]> {
+  const events: ServerEvent[] = [];
+  for await (const event of readEvents(body)) events.push(event);
+  return events;
+}
+
 describe('any chunking', () => {
   it('decodes to the same events as the whole stream, and to the events written', async () => {
     await fc.assert(

@@ -1,12 +1,12 @@
 /**
  * The server-sent events encoder: the frames each event becomes, the refusals that keep a field
  * from adding lines, keep-alive comments between (never inside) events, what happens when the
- * consumer stops or the source fails, and a round trip through the parser a client uses, for any
+ * consumer stops or the source fails, and a round trip through the client's decoder (`readEvents`), for any
  * events and any chunking of the bytes. Also `Last-Event-ID`.
  */
 import { fc, it as prop } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEventStreamParser, type EventStreamMessage } from '../../src/core/event-stream-parse.js';
+import { readEvents, type ServerEvent } from '../../src/client/event-stream.js';
 import { encodeEvent, encodeEvents, KEEP_ALIVE_COMMENT, parseLastEventId, type ServerSentEvent } from '../../src/core/events.js';
 import { FIXED_SEED } from '../fuzz/settings.js';
 
@@ -292,13 +292,24 @@ const event: fc.Arbitrary<ServerSentEvent | string> = fc.oneof(
   ),
 );
 
-function expected(events: readonly (ServerSentEvent | string)[]): EventStreamMessage[] {
-  let lastEventId = '';
+function expected(events: readonly (ServerSentEvent | string)[]): ServerEvent[] {
+  let id = '';
+  let retry: number | undefined;
   return events.map((item) => {
-    if (typeof item === 'string') return { event: 'message', data: item.replace(/\r\n|\r/g, '\n'), lastEventId };
-    if (item.id !== undefined) lastEventId = item.id;
+    if (typeof item === 'string') return { event: 'message', data: item.replace(/\r\n|\r/g, '\n'), id, retry };
+    if (item.id !== undefined) id = item.id;
+    if (item.retry !== undefined) retry = item.retry;
     const data = typeof item.data === 'string' ? item.data.replace(/\r\n|\r/g, '\n') : JSON.stringify(item.data);
-    return { event: item.event === undefined || item.event === '' ? 'message' : item.event, data, lastEventId };
+    return { event: item.event === undefined || item.event === '' ? 'message' : item.event, data, id, retry };
+  });
+}
+
+function streamOf(parts: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
   });
 }
 
@@ -311,13 +322,14 @@ describe('encode then decode', () => {
     // The encoder writes LF; a server may write CRLF or CR instead, and the parser must read all three.
     const body = new TextEncoder().encode(chunks.join('').replace(/\n/g, lineEnd));
     const points = [...new Set(cuts.map((cut) => cut % (body.length + 1)))].sort((a, b) => a - b);
-    const parser = createEventStreamParser();
-    const decoded: EventStreamMessage[] = [];
+    const parts: Uint8Array[] = [];
     let previous = 0;
     for (const point of [...points, body.length]) {
-      decoded.push(...parser.push(body.subarray(previous, point)));
+      parts.push(body.subarray(previous, point));
       previous = point;
     }
+    const decoded: ServerEvent[] = [];
+    for await (const message of readEvents(streamOf(parts))) decoded.push(message);
     expect(decoded).toEqual(expected(events));
   });
 });

@@ -36,6 +36,7 @@ function downloadsApi(): Api {
     openapi: openApi({ info: { title: 'downloads', version: '1.0.0' }, servers: [{ url: 'https://api.example.com' }] }),
     endpoints: [
       endpoint('GET', '/logos/:name', { summary: 'A logo', produces: ['image/png', 'image/webp'], handle: () => new Uint8Array(0) }),
+      endpoint('GET', '/prices', { summary: 'Prices as they change', produces: ['text/event-stream'], handle: () => (async function* () {})() }),
       endpoint('GET', '/reports/:id', { summary: 'A report', produces: ['application/json', 'text/csv'], response: z.object({ rows: z.array(z.string()) }), handle: () => ({ rows: [] }) }),
     ],
   });

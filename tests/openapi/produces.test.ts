@@ -33,4 +33,31 @@ describe('produces in OpenAPI', () => {
     const document = await documentOf([endpoint('GET', '/plain', { handle: () => ({}) })]);
     expect(Object.keys(document.paths['/plain']!.get!.responses['200']!.content as object)).toEqual(['application/json']);
   });
+
+  it('documents the ranges of a GET of bytes: Range and If-Range, 206 with Content-Range, 416', async () => {
+    const document = await documentOf([endpoint('GET', '/logo', { produces: ['image/png'], handle: () => new Uint8Array(0) })]);
+    const operation = document.paths['/logo']!.get! as unknown as { parameters: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }> };
+    expect(operation.parameters.map((parameter) => [parameter.name, parameter.in])).toEqual([['Range', 'header'], ['If-Range', 'header']]);
+    expect(Object.keys(operation.responses['206']!.content!)).toEqual(['image/png', 'multipart/byteranges']);
+    expect(Object.keys(operation.responses['206']!.headers!)).toEqual(['Content-Range']);
+    expect(Object.keys(operation.responses['416']!.headers!)).toEqual(['Content-Range']);
+    expect(Object.keys(operation.responses['416']!.content!)).toEqual(['application/problem+json']);
+  });
+
+  it('documents no ranges for an endpoint without a byte type', async () => {
+    const document = await documentOf([endpoint('GET', '/plain', { produces: ['application/json'], handle: () => ({}) })]);
+    const operation = document.paths['/plain']!.get! as unknown as { parameters?: unknown; responses: Record<string, unknown> };
+    expect(operation.parameters).toBeUndefined();
+    expect(Object.keys(operation.responses)).not.toContain('206');
+    expect(Object.keys(operation.responses)).not.toContain('416');
+  });
+
+  it('documents text/event-stream as a string described as server-sent events', async () => {
+    const document = await documentOf([endpoint('GET', '/feed', { produces: ['text/event-stream'], handle: () => (async function* () {})() })]);
+    const content = document.paths['/feed']!.get!.responses['200']!.content as Record<string, { schema: { type: string; description: string } }>;
+    expect(content['text/event-stream']!.schema.type).toBe('string');
+    expect(content['text/event-stream']!.schema.description).toMatch(/^Server-sent events/);
+    // A stream of events has no length to cut into ranges.
+    expect(Object.keys(document.paths['/feed']!.get!.responses)).not.toContain('206');
+  });
 });
