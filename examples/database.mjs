@@ -9,7 +9,9 @@ import { readdir, readFile } from 'node:fs/promises';
 
 /**
  * Opens the database and brings its schema up to date: a Postgres server through `pg` when `url` is
- * given, else PGlite, in memory or in `dataDir`.
+ * given, else PGlite, in memory or in `dataDir`. `listen(channel, message, lost)` LISTENs on a
+ * channel: `message(payload)` for each NOTIFY, from any connection; `lost()` if the connection that
+ * listens fails (then nothing more comes); it gives the function that stops listening.
  *
  * @example
  * const db = await openDatabase({ url: process.env.DATABASE_URL });
@@ -24,8 +26,10 @@ export async function openDatabase({ url = process.env.DATABASE_URL, dataDir, mi
 async function onServer(url) {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const listener = serverListener(pg, url);
   return {
     kind: 'postgres',
+    listen: listener.listen,
     query: async (text, params) => (await pool.query(text, params)).rows,
     // A script runs on one connection, which is rolled back before it goes back to the pool when the script fails.
     exec: async (script) => {
@@ -39,7 +43,60 @@ async function onServer(url) {
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: () => Promise.all([listener.close(), pool.end()]),
+  };
+}
+
+/**
+ * LISTEN on a Postgres server: one connection of its own (a pooled one goes back to the pool, and
+ * its LISTEN with it), opened by the first `listen`, shared by every channel and callback. When it
+ * fails, each callback's `lost` runs, and the next `listen` opens another.
+ */
+function serverListener(pg, url) {
+  let client;
+  const channels = new Map();
+  const connect = () => {
+    const opened = new pg.Client({ connectionString: url });
+    opened.on('notification', ({ channel, payload }) => {
+      for (const { message } of channels.get(channel) ?? []) message(payload ?? '');
+    });
+    opened.on('error', () => {
+      if (client === connecting) client = undefined;
+      const all = [...channels.values()].flatMap((set) => [...set]);
+      channels.clear();
+      opened.end().catch(() => {});
+      for (const { lost } of all) lost();
+    });
+    const connecting = opened.connect().then(
+      () => opened,
+      (error) => {
+        if (client === connecting) client = undefined;
+        throw error;
+      },
+    );
+    return connecting;
+  };
+  return {
+    listen: async (channel, message, lost = () => {}) => {
+      if (!/^[a-z_]+$/.test(channel)) throw new Error(`listen: a channel is lower-case letters and "_": ${JSON.stringify(channel)}`);
+      client ??= connect();
+      const connection = await client;
+      const entry = { message, lost };
+      if (!channels.has(channel)) {
+        channels.set(channel, new Set());
+        await connection.query(`listen ${channel}`);
+      }
+      channels.get(channel).add(entry);
+      return async () => {
+        channels.get(channel)?.delete(entry);
+      };
+    },
+    close: async () => {
+      const connection = client;
+      client = undefined;
+      channels.clear();
+      if (connection !== undefined) await (await connection.catch(() => undefined))?.end();
+    },
   };
 }
 
@@ -48,6 +105,8 @@ async function embedded(dataDir) {
   const db = await PGlite.create(dataDir);
   return {
     kind: 'pglite',
+    // The process's own Postgres: a notification reaches every listener of this process, which is all there is.
+    listen: async (channel, message) => db.listen(channel, message),
     query: async (text, params) => (await db.query(text, params)).rows,
     exec: async (script) => {
       try {

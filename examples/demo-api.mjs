@@ -1,6 +1,7 @@
 /**
  * The demo API: users and their orders, bearer tokens for two users and an admin, ownership,
- * validation with zod, entity tags and merge patches on users, paged and sortable orders, CORS for a
+ * validation with zod, entity tags and merge patches on users, paged and sortable orders, avatars
+ * (examples/avatars.mjs), an event stream of new orders (examples/order-events.mjs), CORS for a
  * page on http://localhost:5173, idempotency keys on creates and changes and a rate limit per caller,
  * on Postgres (PGlite in the process unless DATABASE_URL names a server) and, for the keys and the
  * counts, in memory (or on the Redis server REDIS_URL names). `npm start` serves it with the node
@@ -12,7 +13,9 @@ import { openApi } from 'restcanon/openapi';
 import { rateLimit } from 'restcanon/rate-limit';
 import { memoryStore } from 'restcanon/store';
 import { z } from 'zod';
+import { avatarEndpoints } from './avatars.mjs';
 import { keysetPage, openDatabase, parameters } from './database.mjs';
+import { announced, DEMO_STREAMS, orderEventsEndpoint } from './order-events.mjs';
 
 /** The demo's callers. In a real API these come from a token store or an identity provider. */
 export const DEMO_TOKENS = {
@@ -60,7 +63,7 @@ const ORDER_COLUMNS = { id: { column: 'id', type: 'integer' }, item: { column: '
  */
 export async function resetDemoData(db) {
   await db.exec(`begin;
-    truncate users, orders restart identity cascade;
+    truncate users, orders, avatars restart identity cascade;
     insert into users (name, email) values ('Alice', 'alice@example.com'), ('Bob', 'bob@example.com'), ('Ada', 'ada@example.com');
     insert into orders (user_id, item, quantity) values (1, 'Notebook', 2), (2, 'Pencil', 10), (1, 'Eraser', 1);
     commit;`);
@@ -111,15 +114,16 @@ const first = (rows) => rows[0];
 /**
  * Builds the demo API over its database. `store` keeps the idempotency keys and the rate-limit counts
  * (`openDemoStore()`; each module's own memory when omitted); `rateLimit` is the quota and window of
- * each caller (DEMO_RATE_LIMIT by default), or false for none; the other options are createApi's.
+ * each caller (DEMO_RATE_LIMIT by default), or false for none; `streams` bounds the order event
+ * streams of this instance (DEMO_STREAMS by default); the other options are createApi's.
  *
  * @example
  * const api = createDemoApi(db, { store: (await openDemoStore()).store, rateLimit: { quota: 10, window: 1 } });
  *
- * @param {Omit<import('restcanon').ApiOptions, 'resources' | 'endpoints'> & { store?: import('restcanon/store').Store, rateLimit?: { quota: number, window: number } | false }} [demoOptions]
+ * @param {Omit<import('restcanon').ApiOptions, 'resources' | 'endpoints'> & { store?: import('restcanon/store').Store, rateLimit?: { quota: number, window: number } | false, streams?: { perUser: number, total: number } }} [demoOptions]
  */
 export function createDemoApi(db, demoOptions = {}) {
-  const { store, rateLimit: quota = DEMO_RATE_LIMIT, ...rest } = demoOptions;
+  const { store, rateLimit: quota = DEMO_RATE_LIMIT, streams = DEMO_STREAMS, ...rest } = demoOptions;
   // As the API's type sees them: none of them changes its routes, which the typed client reads.
   const options = /** @type {{}} */ (rest);
   const users = collection('users', {
@@ -169,7 +173,8 @@ export function createDemoApi(db, demoOptions = {}) {
       return page.reverse ? rows.reverse() : rows;
     },
     read: async (ctx) => first(await db.query(`select ${ORDER} from orders where id = $1 and user_id = $2`, [ctx.params.id, ctx.params.userId])),
-    create: async (ctx) => first(await db.query(`insert into orders (user_id, item, quantity) values ($1, $2, $3) returning ${ORDER}`, [ctx.params.userId, ctx.body.item, ctx.body.quantity])),
+    // Announced to the event streams of every instance as it is written.
+    create: async (ctx) => first(await db.query(`with created as (insert into orders (user_id, item, quantity) values ($1, $2, $3) returning ${ORDER}) ${announced('created')}`, [ctx.params.userId, ctx.body.item, ctx.body.quantity])),
     update: async (ctx) =>
       first(await db.query(`update orders set item = coalesce($3, item), quantity = coalesce($4, quantity) where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId, ctx.body.item ?? null, ctx.body.quantity ?? null])),
     remove: async (ctx) => first(await db.query(`delete from orders where id = $1 and user_id = $2 returning ${ORDER}`, [ctx.params.id, ctx.params.userId])),
@@ -182,7 +187,7 @@ export function createDemoApi(db, demoOptions = {}) {
   return createApi({
     // The orders are listed too, so that their routes are in the API's type (restcanon/client reads it).
     resources: [users, orders],
-    endpoints: [health],
+    endpoints: [health, ...avatarEndpoints(db, isAdmin), orderEventsEndpoint(db, isAdmin, streams)],
     authenticate,
     // A single-page application on the Vite dev server's origin may call the API from the browser.
     cors: { origins: ['http://localhost:5173'] },

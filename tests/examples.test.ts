@@ -3,11 +3,15 @@
  * with its keys and counts in memory, and on Debian's Postgres and Redis servers, where two instances
  * share the keys and the counts.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../src/adapters/node.js';
 import { createDemoApi, openDemoStore } from '../examples/demo-api.mjs';
+import { DEMO_AVATAR_PNG } from '../examples/avatars.mjs';
 import { OPEN_TIMEOUT, openDemoDatabase } from './helpers/demo-database.js';
 import { POSTGRES_MISSING, startPostgres } from './helpers/postgres-server.js';
 import { answerOf, expectProblem } from './helpers/problem.js';
@@ -24,6 +28,30 @@ async function serve(api: ReturnType<typeof createDemoApi>): Promise<{ server: S
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
+
+/** An open event stream over fetch: its frames as they come (`next()`), and `close()`, which leaves it. */
+function eventStream(response: Response): { next(): Promise<string>; close(): Promise<void> } {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  return {
+    async next() {
+      while (!text.includes('\n\n')) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`the stream ended after ${JSON.stringify(text)}`);
+        text += decoder.decode(value, { stream: true });
+      }
+      const end = text.indexOf('\n\n');
+      const frame = text.slice(0, end);
+      text = text.slice(end + 2);
+      // A keep-alive comment is no event: the next frame is.
+      return frame.startsWith(':') ? this.next() : frame;
+    },
+    close: () => reader.cancel().catch(() => {}),
+  };
+}
+
+const orderFrame = (order: { id: number; userId: number; item: string; quantity: number }) => `event: order\nid: ${order.id}\ndata: ${JSON.stringify(order)}`;
 
 /** Where the demo keeps its data, and its idempotency keys and rate-limit counts. */
 const SETUPS = [
@@ -161,6 +189,101 @@ for (const { name, skip, database, redis } of SETUPS) describe.skipIf(skip !== u
     expect(read.headers.get('access-control-expose-headers')?.toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['etag', 'location', 'link', 'ratelimit', 'ratelimit-policy', 'idempotent-replayed']));
   });
 
+  it("alice sends her avatar as PNG bytes: 200 with its type, size and ETag; a PNG sent as image/jpeg is 422; Bob's is 403", async () => {
+    const send = (type: string, user = 1) => fetch(`${base}/users/${user}/avatar`, { method: 'PUT', headers: { ...alice, 'content-type': type }, body: DEMO_AVATAR_PNG });
+    const sent = await send('image/png');
+    expect(sent.status).toBe(200);
+    expect(sent.headers.get('etag')).toMatch(/^"\d+"$/);
+    expect(await sent.json()).toEqual({ type: 'image/png', size: 70 });
+    expectProblem(await answerOf(await send('image/jpeg')), { status: 422, code: 'RC_UNPROCESSABLE', detail: 'The bytes are not a JPEG image' });
+    expectProblem(await answerOf(await send('image/png', 2)), { status: 403, code: 'RC_FORBIDDEN' });
+    expectProblem(await answerOf(await fetch(`${base}/users/1/avatar`, { method: 'PUT', headers: { ...alice, 'content-type': 'image/gif' }, body: DEMO_AVATAR_PNG })), { status: 415 });
+    const large = new Uint8Array(1024 * 1024 + 1);
+    large.set(DEMO_AVATAR_PNG);
+    expectProblem(await answerOf(await fetch(`${base}/users/1/avatar`, { method: 'PUT', headers: { ...alice, 'content-type': 'image/png' }, body: large })), { status: 413 });
+  });
+
+  it('anyone downloads the avatar as avatar-1.png, from either instance; If-None-Match gets 304; removed, it is 404', async () => {
+    const download = await fetch(`${other}/users/1/avatar?download=1`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('image/png');
+    expect(download.headers.get('content-length')).toBe('70');
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="avatar-1.png"');
+    expect(download.headers.get('cache-control')).toBe('public, no-cache');
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(DEMO_AVATAR_PNG);
+    const etag = download.headers.get('etag')!;
+    const again = await fetch(`${base}/users/1/avatar`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await fetch(`${base}/users/2/avatar`, { method: 'DELETE', headers: alice })).status).toBe(403);
+    expect((await fetch(`${base}/users/1/avatar`, { method: 'DELETE', headers: alice })).status).toBe(204);
+    expectProblem(await answerOf(await fetch(`${base}/users/1/avatar`)), { status: 404, code: 'RC_NOT_FOUND' });
+    // Sent again, it has a new ETag: a copy of the old one is never taken for it.
+    const resent = await fetch(`${base}/users/1/avatar`, { method: 'PUT', headers: { ...alice, 'content-type': 'image/png' }, body: DEMO_AVATAR_PNG });
+    expect(resent.headers.get('etag')).not.toBe(etag);
+    expect((await fetch(`${base}/users/1/avatar`, { headers: { 'if-none-match': etag } })).status).toBe(200);
+  });
+
+  it("alice's event stream sends each order created for her on either instance, and resumes after Last-Event-ID", async () => {
+    const open = (headers: Record<string, string> = {}) => fetch(`${base}/users/1/orders/events`, { headers: { ...alice, ...headers } });
+    const response = await open();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const stream = eventStream(response);
+    try {
+      expect(await stream.next()).toBe('retry: 2000');
+      const created = await (await fetch(`${other}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"Compass","quantity":2}' })).json();
+      expect(await stream.next()).toBe(orderFrame(created));
+      // Bob's orders are not Alice's.
+      await fetch(`${base}/users/2/orders`, { method: 'POST', headers: { authorization: 'Bearer admin-token', ...json }, body: '{"item":"Glue","quantity":1}' });
+      const next = await (await fetch(`${base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"Tape","quantity":1}' })).json();
+      expect(await stream.next()).toBe(orderFrame(next));
+    } finally {
+      await stream.close();
+    }
+    const orders = (await (await fetch(`${base}/users/1/orders?limit=50`, { headers: alice })).json()).items as { id: number; userId: number; item: string; quantity: number }[];
+    const resumed = eventStream(await open({ 'last-event-id': '3' }));
+    try {
+      expect(await resumed.next()).toBe('retry: 2000');
+      for (const order of orders.filter(({ id }) => id > 3)) expect(await resumed.next()).toBe(orderFrame(order));
+    } finally {
+      await resumed.close();
+    }
+    expectProblem(await answerOf(await fetch(`${base}/users/2/orders/events`, { headers: alice })), { status: 403, code: 'RC_FORBIDDEN' });
+  });
+
+  it('a fourth stream of one user on one instance is 429 with Retry-After; one closed, a new one opens', async () => {
+    const open = () => fetch(`${base}/users/1/orders/events`, { headers: alice });
+    const streams = [];
+    for (let index = 0; index < 3; index++) {
+      const stream = eventStream(await open());
+      expect(await stream.next()).toBe('retry: 2000');
+      streams.push(stream);
+    }
+    try {
+      const refused = await answerOf(await open());
+      expectProblem(refused, { status: 429, code: 'RC_TOO_MANY_REQUESTS' });
+      expect(refused.headers['retry-after']).toBe('5');
+      // The other instance counts its own.
+      const elsewhere = eventStream(await fetch(`${other}/users/1/orders/events`, { headers: alice }));
+      expect(await elsewhere.next()).toBe('retry: 2000');
+      await elsewhere.close();
+      await streams.pop()!.close();
+      // The server learns that the client left when its connection closes.
+      let status = 429;
+      for (let tries = 0; status === 429 && tries < 50; tries++) {
+        const response = await open();
+        status = response.status;
+        if (status === 200) streams.push(eventStream(response));
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).toBe(200);
+    } finally {
+      await Promise.all(streams.map((stream) => stream.close()));
+    }
+  });
+
   it('only the admin removes users', async () => {
     expect((await fetch(`${base}/users/1`, { method: 'DELETE', headers: alice })).status).toBe(403);
     const removed = await fetch(`${base}/users/2`, { method: 'DELETE', headers: { authorization: 'Bearer admin-token' } });
@@ -173,13 +296,28 @@ for (const { name, skip, database, redis } of SETUPS) describe.skipIf(skip !== u
     expect(response.status).toBe(200);
     const document = await response.json();
     expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'restcanon demo', version: '1.0.0' } });
-    expect(Object.keys(document.paths)).toEqual(['/health', '/openapi.json', '/users', '/users/{id}', '/users/{userId}/orders', '/users/{userId}/orders/{id}']);
+    expect(Object.keys(document.paths)).toEqual(['/health', '/users/{id}/avatar', '/users/{userId}/orders/events', '/openapi.json', '/users', '/users/{id}', '/users/{userId}/orders', '/users/{userId}/orders/{id}']);
   });
 
   it('PUT /health is 405 with Allow', async () => {
     const response = await fetch(`${base}/health`, { method: 'PUT' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it.runIf(redis)('an order created by an instance with connections of its own reaches the stream of another, through NOTIFY', async () => {
+    const own = await openDemoDatabase({ url: postgres.url });
+    const third = await serve(createDemoApi(own, { store: keys.store, onError: () => {} }));
+    servers.push(third.server);
+    const stream = eventStream(await fetch(`${base}/users/1/orders/events`, { headers: alice }));
+    try {
+      expect(await stream.next()).toBe('retry: 2000');
+      const created = await (await fetch(`${third.base}/users/1/orders`, { method: 'POST', headers: { ...alice, ...json }, body: '{"item":"Atlas","quantity":1}' })).json();
+      expect(await stream.next()).toBe(orderFrame(created));
+    } finally {
+      await stream.close();
+      await own.close();
+    }
   });
 
   it.runIf(redis)('a key used on one instance replays on the other, which runs nothing', async () => {
@@ -244,6 +382,14 @@ describe('npm start', () => {
       const response = await fetch(`http://127.0.0.1:${port}/health`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: 'ok' });
+      // The upload as printed: the PNG it names is there, and is what the demo takes.
+      const upload = /--data-binary @(\S+) http:\/\/localhost:\d+\/users\/1\/avatar/.exec(output);
+      expect(upload?.[1]).toBe(join(tmpdir(), 'restcanon-demo-avatar.png'));
+      const sent = await fetch(`http://127.0.0.1:${port}/users/1/avatar`, { method: 'PUT', headers: { ...alice, 'content-type': 'image/png' }, body: await readFile(upload![1]!) });
+      expect(sent.status).toBe(200);
+      expect(await sent.json()).toEqual({ type: 'image/png', size: 70 });
+      expect(output).toContain(`curl -D - -OJ 'http://localhost:${port}/users/1/avatar?download=1'`);
+      expect(output).toContain(`curl -N -H 'Authorization: Bearer alice-token' http://localhost:${port}/users/1/orders/events`);
     } finally {
       child.kill('SIGTERM');
     }

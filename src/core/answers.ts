@@ -14,6 +14,7 @@ import { checkedReply } from './context.js';
 import { payloadOf, whyUnwritable } from './writable.js';
 import { byteBodyOf, type ByteBody } from './byte-results.js';
 import { isByteType } from './produces.js';
+import { formatOfResult } from './blob-type.js';
 import { ranged } from './byte-ranges.js';
 import { DEFAULT_KEEP_ALIVE, eventAnswer, isEventSource, isEventStream } from './event-answers.js';
 import type { Serializer } from '../formats/formats.js';
@@ -174,7 +175,8 @@ export function succeed(exchange: Exchange): ApiResponse {
   if (isEmptyBodyStatus(status) || body === undefined || body === null) {
     return { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: undefined, payload: undefined };
   }
-  const { format } = exchange;
+  // A Blob of another of the endpoint's types answers in its own.
+  const format = formatOfResult(exchange, body);
   // An endpoint that produces types of its own answers bytes and streams as they are.
   if (compiled.produced !== undefined) {
     const byteType = isByteType(format);

@@ -24,7 +24,8 @@ export function heldDatabase(db: Awaited<ReturnType<typeof openDemoDatabase>>): 
   const gate = new Promise<void>((resolve) => (release = resolve));
   let held = false;
   const query = async (text: string, params?: unknown[]) => {
-    if (!held && /^\s*(insert|update|delete)\b/i.test(text)) {
+    // A write of its own, or in a CTE (a create that announces the order it writes).
+    if (!held && /^\s*(?:with \w+ as \(\s*)?(insert|update|delete)\b/i.test(text)) {
       held = true;
       arrive();
       await gate;

@@ -8,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatusPolicy, type Api, type ApiOptions, type ApiRequest, type ApiResponse, type RouteInfo } from 'restcanon';
 import { createDemoApi } from '../../examples/demo-api.mjs';
+import { DEMO_AVATAR_PNG } from '../../examples/avatars.mjs';
 import { OPEN_TIMEOUT, downDatabase, downStore, heldDatabase, openDemoDatabase, resetDemoData } from '../helpers/demo-database.js';
 import type { Store } from '../../src/store/store.js';
 import { createOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../src/openapi/index.js';
@@ -26,13 +27,19 @@ beforeAll(async () => {
 }, OPEN_TIMEOUT);
 afterAll(() => db.close());
 
+const isAvatar = (path: string) => path.endsWith('/avatar');
 const validBody = (path: string) => (path.includes('/orders') ? { item: 'Pen', quantity: 1 } : { name: 'Zed', email: 'zed@example.com' });
+/** A valid body as the route takes it: a PNG for an avatar, else JSON. */
+const bodyOf = (path: string): string | Uint8Array => (isAvatar(path) ? DEMO_AVATAR_PNG : JSON.stringify(validBody(path)));
+/** The Content-Type of that body; the probes' other bodies go under it too, so an avatar's are bytes that are no PNG. */
+const typeOf = (path: string) => (isAvatar(path) ? { 'content-type': 'image/png' } : jsonType);
 const urlOf = (path: string, userId: string | number, id: string | number) => path.replace(':userId', String(userId)).replace(':id', String(id));
 
 /** What createDemoApi takes besides createApi's options. */
 interface DemoOptions {
   store?: Store;
   rateLimit?: { quota: number; window: number } | false;
+  streams?: { perUser: number; total: number };
 }
 
 /** The demo a probe's request goes to, and how it is sent: once through `api.handle` unless `send` says otherwise. */
@@ -56,27 +63,34 @@ const otherBody = (path: string) => (path.includes('/orders') ? { item: 'Pen', q
 
 /** One request per case of the issue; each runs against the demo's first data, so that none sees another's changes. */
 const PROBES: readonly Probe[] = [
-  { name: 'success as the admin', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'success as the owner', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'an id that is not a number', request: ({ method, path }) => ({ method, url: urlOf(path, 'abc', 'abc'), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'invalid fields', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: '{"name":"","email":"x","item":"","quantity":0}' }) },
-  { name: 'malformed JSON', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: '{"item":' }) },
-  { name: 'anonymous', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: jsonType, body: JSON.stringify(validBody(path)) }) },
-  { name: 'two sets of credentials', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { authorization: 'Bearer admin-token, Bearer alice-token', ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: "another user's data", request: ({ method, path }) => ({ method, url: urlOf(path, 2, 2), headers: { ...alice, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'an unknown id or parent', request: ({ method, path }) => ({ method, url: urlOf(path, 99, 99), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'an unknown id under a known parent', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 99), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'Accept: image/png', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, accept: 'image/png' }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'a body over the limit', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify({ item: 'x'.repeat(1024 * 1024) }) }) },
+  { name: 'success as the admin', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'success as the owner', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'an id that is not a number', request: ({ method, path }) => ({ method, url: urlOf(path, 'abc', 'abc'), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'invalid fields', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: '{"name":"","email":"x","item":"","quantity":0}' }) },
+  { name: "the owner's bytes that are not what they claim", request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...typeOf(path) }, body: '{"item":' }) },
+  { name: 'malformed JSON', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: '{"item":' }) },
+  { name: 'anonymous', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: typeOf(path), body: bodyOf(path) }) },
+  { name: 'two sets of credentials', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { authorization: 'Bearer admin-token, Bearer alice-token', ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: "another user's data", request: ({ method, path }) => ({ method, url: urlOf(path, 2, 2), headers: { ...alice, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'an unknown id or parent', request: ({ method, path }) => ({ method, url: urlOf(path, 99, 99), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'an unknown id under a known parent', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 99), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'Accept: image/png', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), accept: 'image/png' }, body: bodyOf(path) }) },
+  { name: 'Accept: text/csv', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), accept: 'text/csv' }, body: bodyOf(path) }) },
+  { name: 'a range of the bytes', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), range: 'bytes=0-9' }, body: bodyOf(path) }) },
+  { name: 'a range past their end', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), range: 'bytes=1000-' }, body: bodyOf(path) }) },
+  { name: 'a body over the limit', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: JSON.stringify({ item: 'x'.repeat(1024 * 1024) }) }) },
   { name: 'a wrong content type', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, 'content-type': 'text/plain' }, body: 'hello' }) },
-  { name: 'a copy that is current', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'if-none-match': '"1"' }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'a stale copy', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType, 'if-match': '"0"' }, body: JSON.stringify(validBody(path)) }) },
-  { name: 'the database is down', setup: () => ({ database: downDatabase() }), request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }) },
+  { name: 'a copy that is current', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), 'if-none-match': '"1"' }, body: bodyOf(path) }) },
+  { name: 'a stale copy', request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path), 'if-match': '"0"' }, body: bodyOf(path) }) },
+  { name: 'the database is down for the owner', setup: () => ({ database: downDatabase() }), request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'the database is down', setup: () => ({ database: downDatabase() }), request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }) },
   {
     name: 'a caller over the rate limit',
     setup: () => ({ demo: { rateLimit: { quota: 1, window: 60 } }, send: async (api, request) => (await api.handle(request), api.handle(request)) }),
-    request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...jsonType }, body: JSON.stringify(validBody(path)) }),
+    request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...admin, ...typeOf(path) }, body: bodyOf(path) }),
   },
+  { name: "more streams of one user than an instance serves", setup: () => ({ demo: { streams: { perUser: 0, total: 10 } } }), request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...typeOf(path) }, body: bodyOf(path) }) },
+  { name: 'more streams than an instance serves', setup: () => ({ demo: { streams: { perUser: 10, total: 0 } } }), request: ({ method, path }) => ({ method, url: urlOf(path, 1, 1), headers: { ...alice, ...typeOf(path) }, body: bodyOf(path) }) },
   { name: 'a malformed Idempotency-Key', request: (route) => keyed(route, '"unterminated') },
   {
     name: 'an Idempotency-Key sent again with another request',
@@ -162,9 +176,13 @@ async function expectExactStatuses(options: ApiOptions, unobservable: Readonly<R
     const observed = new Set<number>();
     for (const probe of PROBES) {
       await resetDemoData(db);
+      // Alice and Bob have avatars of version 1: a read of one is a 200, a 304 or a 412 as the probe asks.
+      await db.query(`insert into avatars (user_id, type, bytes, version) values (1, 'image/png', $1, 1), (2, 'image/png', $1, 1)`, [DEMO_AVATAR_PNG]);
       const { database = db, demo = {}, send = (api, request) => api.handle(request) } = probe.setup?.() ?? ({} as Setup);
       const fresh = createDemoApi(database, { ...quiet, ...options, ...demo } as ApiOptions);
       const response = await send(fresh, probe.request(route));
+      // An event stream nobody reads is left, as a client that goes away leaves it.
+      await response.stream?.[Symbol.asyncIterator]().return?.();
       expectDescribed(document, route, response, probe.name);
       observed.add(response.status);
     }
@@ -182,6 +200,10 @@ describe('the OpenAPI document of the demo API', () => {
     const operations = Object.values(document.paths).flatMap((item) => (['get', 'post', 'put', 'patch', 'delete'] as const).flatMap((verb) => (item[verb] ? [item[verb]!.operationId] : [])));
     expect(operations).toEqual([
       'readHealth',
+      'readUserAvatar',
+      'replaceUserAvatar',
+      'removeUserAvatar',
+      'readUserOrdersEvent',
       'readOpenapiJson',
       'listUsers',
       'createUser',
@@ -207,10 +229,18 @@ describe('the OpenAPI document of the demo API', () => {
       // The demo's remove handlers return the removed item, never `true`, so their 204 never comes.
       'DELETE /users/{id}': [204],
       'DELETE /users/{userId}/orders/{id}': [204],
+      // Only a user sends their own avatar, and a user who is not there calls nothing: the 403 comes first.
+      'PUT /users/{id}/avatar': [404],
+      // The avatar's remove handler returns true, never the removed avatar: its 200 never comes.
+      'DELETE /users/{id}/avatar': [200],
     });
     // Among them, observed: the 400, 409, 422 and 503 of an Idempotency-Key, and the 429 of the rate limit.
     const document = await documentOf(createDemoApi(db, quiet));
     expect(Object.keys(document.paths['/users/{userId}/orders']!.post!.responses)).toEqual(['201', '400', '401', '403', '404', '406', '409', '413', '415', '422', '429', '500', '503']);
+    // And the 422 of an avatar whose bytes are not its type, the 206 and 416 of its ranges, the 304 and 412 of its ETag, the 429 and 503 of the stream limits.
+    expect(Object.keys(document.paths['/users/{id}/avatar']!.put!.responses)).toEqual(['200', '400', '401', '403', '404', '406', '413', '415', '422', '429', '500']);
+    expect(Object.keys(document.paths['/users/{id}/avatar']!.get!.responses)).toEqual(['200', '206', '304', '400', '404', '406', '412', '416', '429', '500']);
+    expect(Object.keys(document.paths['/users/{userId}/orders/events']!.get!.responses)).toEqual(['200', '400', '401', '403', '404', '406', '429', '500', '503']);
   });
 
   it('follows a changed policy: remove 204, forbidden 404, JSON instead of 406', async () => {
@@ -265,7 +295,7 @@ describe('the OpenAPI document of the demo API', () => {
     const document = await documentOf(createDemoApi(db, quiet));
     const text = JSON.stringify(document.paths);
     // The users' update takes a merge patch of UserBody: UserPatch, its members, none required.
-    expect(Object.keys(document.components.schemas).sort()).toEqual(['Health', 'OpenApiDocument', 'Order', 'OrderBody', 'OrderPatch', 'Problem', 'User', 'UserBody', 'UserPatch', 'ValidationProblem']);
+    expect(Object.keys(document.components.schemas).sort()).toEqual(['Avatar', 'Health', 'OpenApiDocument', 'Order', 'OrderBody', 'OrderPatch', 'Problem', 'User', 'UserBody', 'UserPatch', 'ValidationProblem']);
     // read, create, replace, update and remove answer a User, list an array of them; HEAD documents no body.
     expect(text.split('"#/components/schemas/User"').length - 1).toBe(6);
     expect(text).not.toContain('"email"');
