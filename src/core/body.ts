@@ -14,6 +14,37 @@ import { remember } from './memo.js';
 export type RawBody = string | Uint8Array | ArrayBuffer | AsyncIterable<Uint8Array | string>;
 
 /**
+ * The key of a raw body's own way to give its bytes at once when they are all in memory already (an
+ * adapter's stream whose buffer holds the whole body): it returns them, or undefined when they have
+ * not all arrived, and the body is then read as the iterable it is.
+ *
+ * @example
+ * const body = { [TAKE_WHOLE]: () => bytes, [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() };
+ */
+export const TAKE_WHOLE: unique symbol = Symbol('restcanon.takeWhole');
+
+/**
+ * A raw body that can give its bytes at once (see {@link TAKE_WHOLE}).
+ *
+ * @example
+ * const whole = (body as WholeBody)[TAKE_WHOLE]?.();
+ */
+export interface WholeBody {
+  [TAKE_WHOLE]?(): Uint8Array | undefined;
+}
+
+/**
+ * The bytes of a raw body that is whole in memory already, taken without waiting; undefined for any
+ * other body, which is read as it comes.
+ *
+ * @example
+ * const bytes = takeWhole(body); // Uint8Array, or undefined
+ */
+export function takeWhole(body: RawBody): Uint8Array | undefined {
+  return typeof body === 'object' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer) ? (body as WholeBody)[TAKE_WHOLE]?.() : undefined;
+}
+
+/**
  * How the pipeline reads the body of one endpoint.
  *
  * @example
@@ -318,7 +349,13 @@ export function checkContentEncoding(header: string | undefined, rules: BodyRule
  */
 const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function decode(bytes: Uint8Array | ArrayBuffer): string {
+/**
+ * The text of a body's bytes as UTF-8, without a leading byte order mark; bytes that are not UTF-8 are a 400.
+ *
+ * @example
+ * decode(new TextEncoder().encode('{"a":1}')); // '{"a":1}'
+ */
+export function decode(bytes: Uint8Array | ArrayBuffer): string {
   try {
     return DECODER.decode(bytes);
   } catch {
