@@ -407,6 +407,10 @@ export function malformed(detail: string): BadRequestError {
  * inspectBody(JSON.parse('{"__proto__":{"admin":true}}'), 64); // throws a 400
  */
 export function inspectBody(value: unknown, maxDepth: number, limit = Infinity): void {
+  if (limit === Infinity) {
+    inspectObjects(value, maxDepth);
+    return;
+  }
   const pending: unknown[] = [value];
   const depths: number[] = [1];
   const measure = limit !== Infinity;
@@ -419,9 +423,7 @@ export function inspectBody(value: unknown, maxDepth: number, limit = Infinity):
       if (size > limit) throw tooLarge(limit);
     }
     if (typeof current !== 'object' || current === null) continue;
-    if (depth > maxDepth) {
-      throw withoutStack(() => new BadRequestError(`The body nests deeper than ${maxDepth} levels`, { code: ERROR_CODES.TOO_DEEP }));
-    }
+    if (depth > maxDepth) throw tooDeep(maxDepth);
     if (Array.isArray(current)) {
       for (const item of current) {
         pending.push(item);
@@ -439,6 +441,46 @@ export function inspectBody(value: unknown, maxDepth: number, limit = Infinity):
       depths.push(depth + 1);
     }
   }
+}
+
+/**
+ * {@link inspectBody} without a limit: the same checks in the same order, where values that are not
+ * objects need no visit, so a body without nested objects is checked without a stack.
+ */
+function inspectObjects(value: unknown, maxDepth: number): void {
+  if (typeof value !== 'object' || value === null) return;
+  let pending: object[] | undefined;
+  let depths: number[] | undefined;
+  let current: object = value;
+  let depth = 1;
+  for (;;) {
+    if (depth > maxDepth) throw tooDeep(maxDepth);
+    if (Array.isArray(current)) {
+      for (const item of current as unknown[]) {
+        if (typeof item !== 'object' || item === null) continue;
+        (pending ??= []).push(item);
+        (depths ??= []).push(depth + 1);
+      }
+    } else {
+      if (hasPlantedPrototype(current)) throw forbiddenKey();
+      for (const key of Object.keys(current)) {
+        const child = (current as Record<string, unknown>)[key];
+        if (key === '__proto__' || (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype'))) {
+          throw forbiddenKey();
+        }
+        if (typeof child !== 'object' || child === null) continue;
+        (pending ??= []).push(child);
+        (depths ??= []).push(depth + 1);
+      }
+    }
+    if (pending === undefined || pending.length === 0) return;
+    current = pending.pop()!;
+    depth = depths!.pop()!;
+  }
+}
+
+function tooDeep(maxDepth: number): BadRequestError {
+  return withoutStack(() => new BadRequestError(`The body nests deeper than ${maxDepth} levels`, { code: ERROR_CODES.TOO_DEEP }));
 }
 
 /**
