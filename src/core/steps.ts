@@ -1,4 +1,5 @@
-import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, FORM_TYPE, inspectBody, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, FORM_TYPE, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
+import { inspectBody } from './body-inspection.js';
 import { countedBody } from './body-stream.js';
 import { parseForm } from './form-body.js';
 import type { Authorize, CurrentItem, Guard } from './endpoint.js';
