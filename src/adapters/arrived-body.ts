@@ -6,6 +6,7 @@
  */
 import type { NodeRequest } from './node-types.js';
 import { readNodeBody } from './node-body.js';
+import { TAKE_WHOLE } from '../core/body.js';
 
 /**
  * The parts of a Node request that taking an arrived body uses, beside those of {@link NodeRequest}.
@@ -40,7 +41,18 @@ class ArrivedBody implements AsyncIterable<unknown> {
   [Symbol.asyncIterator](): AsyncIterator<unknown> {
     return new ArrivedChunks(this.req);
   }
+
+  /** The whole body at once, when it has arrived by now: the buffer, and the stream ended as if read to its end. */
+  [TAKE_WHOLE](): Uint8Array | undefined {
+    const req = this.req;
+    if (!arrived(req)) return undefined;
+    const chunk = req.readableLength === 0 ? null : req.read!();
+    req.resume!();
+    return chunk instanceof Uint8Array ? chunk : typeof chunk === 'string' ? Buffer.from(chunk) : EMPTY;
+  }
 }
+
+const EMPTY = new Uint8Array(0);
 
 /**
  * The chunks of a body: what the buffer holds, then the end, when the body has arrived by the first

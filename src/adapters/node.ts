@@ -57,11 +57,18 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   if (fallback === undefined) {
     // No async function around it: a request whose every step was synchronous is written out in the
     // same tick, without a promise. The answer never rejects, and writeNodeResponse answers its own failures.
-    return (req, res) => {
-      const answer = api.respond(fromNodeRequest(req, req.url, res), LOWER_CASE_HEADERS);
-      if (answer instanceof Promise) return answer.then((response) => writeNodeResponse(res, response, response.headers, req));
-      writeNodeResponse(res, answer, answer.headers, req);
+    const answer = (req: Req, res: Res, request: ApiRequest): Promise<void> | undefined => {
+      const answered = api.respond(request, LOWER_CASE_HEADERS);
+      if (answered instanceof Promise) return answered.then((response) => writeNodeResponse(res, response, response.headers, req));
+      writeNodeResponse(res, answered, answered.headers, req);
       return undefined;
+    };
+    return (req, res) => {
+      const request = fromNodeRequest(req, req.url, res);
+      // Node's parser pushes a body that came with the headers only after this listener returns: once
+      // it has, a body-reading endpoint takes it whole and answers without waiting again.
+      if (bodyFollows(req)) return Promise.resolve(request).then((arrived) => answer(req, res, arrived));
+      return answer(req, res, request);
     };
   }
   return async (req, res) => {
@@ -74,6 +81,12 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
       res.destroy();
     }
   };
+}
+
+/** Whether the request declares a body (a `Content-Length` other than 0) that is still on its way. */
+function bodyFollows(req: NodeRequest): boolean {
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0' && req.complete !== true;
 }
 
 /**

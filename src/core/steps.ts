@@ -1,4 +1,5 @@
-import { checkContentEncoding, checkContentLength, checkMediaType, declaredLength, FORM_TYPE, inspectBody, isRawBody, isTextual, parseBodyText, readBody, readBytes, type BodyRules, type RawBody } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, FORM_TYPE, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
+import { inspectBody } from './body-inspection.js';
 import { countedBody } from './body-stream.js';
 import { parseForm } from './form-body.js';
 import type { Authorize, CurrentItem, Guard } from './endpoint.js';
@@ -137,21 +138,34 @@ export function readRequestBody(exchange: Exchange): Promise<void> | undefined {
     const reader = rules.readers?.get(type);
     if (reader !== undefined) return reader(exchange as never) as Promise<void> | undefined;
   }
-  return readAndParse(exchange, body, rules);
+  // A body whole in memory already is taken without a promise: the request goes on in the same turn.
+  const whole = takeWhole(body);
+  if (whole === undefined) return readAndParse(exchange, body, rules);
+  if (whole.byteLength > rules.limit) throw tooLarge(rules.limit);
+  if (readsBytes(exchange.mediaType, rules)) keepBytes(exchange, whole, rules);
+  else keepText(exchange, decode(whole), rules);
+  return undefined;
 }
 
 async function readAndParse(exchange: Exchange, body: RawBody, rules: BodyRules): Promise<void> {
+  if (readsBytes(exchange.mediaType, rules)) keepBytes(exchange, await readBytes(body, rules.limit, exchange), rules);
+  else keepText(exchange, await readBody(body, rules.limit, exchange), rules);
+}
+
+function readsBytes(known: string | undefined, rules: BodyRules): boolean {
+  return rules.reading === 'bytes' || readsAsBytes(known, rules);
+}
+
+function keepBytes(exchange: Exchange, bytes: Uint8Array, rules: BodyRules): void {
   const known = exchange.mediaType;
-  if (rules.reading === 'bytes' || readsAsBytes(known, rules)) {
-    const bytes = await readBytes(body, rules.limit, exchange);
-    if (bytes.byteLength === 0 && known === undefined) return;
-    if (known === undefined) checkMediaType(undefined, rules);
-    exchange.ctx.body = bytes;
-    return;
-  }
-  const text = await readBody(body, rules.limit, exchange);
+  if (bytes.byteLength === 0 && known === undefined) return;
+  if (known === undefined) checkMediaType(undefined, rules);
+  exchange.ctx.body = bytes;
+}
+
+function keepText(exchange: Exchange, text: string, rules: BodyRules): void {
   if (text === '') return;
-  const type = known ?? checkMediaType(single(exchange.headers['content-type']), rules);
+  const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
   const parsed = type === FORM_TYPE ? parseForm(text, rules.formArrays ?? []) : parseBodyText(text, type);
   inspectBody(parsed, rules.maxDepth);
   exchange.ctx.body = parsed;

@@ -97,6 +97,32 @@ describe('node specifics', () => {
     await stillServes();
   });
 
+  it('a JSON body is read whole whether it comes with its headers, split across packets, or after them: 201 with its name', async () => {
+    const body = JSON.stringify({ name: 'Carol', email: 'carol@example.com' });
+    const cut = 10;
+    for (const parts of [[postHead(String(body.length)) + body], [postHead(String(body.length)) + body.slice(0, cut), body.slice(cut)], [postHead(String(body.length)), body]]) {
+      const answer = await new Promise<string>((resolve) => {
+        let received = '';
+        const socket = net.connect(Number(new URL(server.baseUrl).port), '127.0.0.1', async () => {
+          for (const part of parts) {
+            socket.write(part);
+            // Apart, so that Node's parser delivers each part in a turn of its own.
+            await new Promise((wait) => setTimeout(wait, 30));
+          }
+        });
+        socket.on('data', (data) => {
+          received += data.toString();
+          if (received.includes('"Carol"')) socket.end();
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(received));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 201/);
+      expect(answer).toContain('"name":"Carol"');
+    }
+    await stillServes();
+  });
+
   it('a huge declared Content-Length is 413 at once, without waiting for the body', async () => {
     const answer = await rawExchange(server.baseUrl, [postHead('99999999999'), '{}'], { waitMs: 1000 });
     expect(answer).toMatch(/^HTTP\/1\.1 413/);

@@ -8,13 +8,13 @@ import {
   checkContentLength,
   checkMediaType,
   DRAIN_LIMIT,
-  inspectBody,
   isRawBody,
   parseBodyText,
   readBody,
   unreadBodyFate,
   type BodyRules,
 } from '../../src/core/body.js';
+import { inspectBody } from '../../src/core/body-inspection.js';
 import { parseMediaType } from '../../src/core/media-type.js';
 import { expectProblem } from '../helpers/problem.js';
 

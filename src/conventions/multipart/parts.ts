@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Busboy } from '@fastify/busboy';
-import { inspectBody, tooLarge, type RawBody } from '../../core/body.js';
+import { tooLarge, type RawBody } from '../../core/body.js';
+import { inspectBody } from '../../core/body-inspection.js';
 import { isHttpError } from '../../core/errors.js';
 import type { Exchange } from '../../core/exchange.js';
 import { single } from '../../core/request.js';
