@@ -80,7 +80,7 @@ export const RULES = [
     id: 'method-shape',
     title: 'POST goes to a collection; PUT, PATCH and DELETE go to an item',
     convention: 'Endpoints, methods',
-    lint: 'PUT, PATCH and DELETE address a path that ends in a parameter (an item); POST one that ends in a name (a collection)',
+    lint: 'PUT, PATCH and DELETE address a path that ends in a parameter (an item), or in a name right after one that takes no POST (the one sub-resource of an item, such as /users/{id}/avatar); POST one that ends in a name (a collection)',
     severity: { lint: 'warn' },
   },
   {

@@ -158,7 +158,7 @@ describe('restcanon probe: the demo API (npm start)', () => {
     expect(report.findings).toEqual([]);
     expect(code).toBe(0);
     expect(report.rules.filter((rule) => rule.checked === 0).map((rule) => rule.rule)).toEqual([]);
-    expect(report.notes).toContain(`Document: ${server.baseUrl}/openapi.json (25 operations).`);
+    expect(report.notes).toContain(`Document: ${server.baseUrl}/openapi.json (33 operations).`);
   });
 
   it('finds nothing without credentials, and says which checks need them', async () => {

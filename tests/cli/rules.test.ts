@@ -23,6 +23,13 @@ function namingFindingsOfLint(paths: readonly string[]): string[] {
 }
 
 describe('the rules', () => {
+  it('method-shape: PUT and DELETE on the one sub-resource of an item pass; on a sub-collection, or a name that takes POST, they do not', () => {
+    const operations = { put: { responses: {} }, delete: { responses: {} } };
+    const document = { openapi: '3.1.0', paths: { '/users/{id}/avatar': operations, '/users/{id}/orders': { ...operations, post: { responses: {} } }, '/users/avatar': operations } };
+    const found = lintModel(buildModel(document, (value) => value), { rules: {}, naming: { allow: [] } }).findings.filter((finding) => finding.rule === 'method-shape');
+    expect(found.map((finding) => finding.pointer)).toEqual(['/paths/~1users~1{id}~1orders/put', '/paths/~1users~1{id}~1orders/delete', '/paths/~1users~1avatar/put', '/paths/~1users~1avatar/delete']);
+  });
+
   it('naming: lint reports what createApi’s naming check reports, with the same suggestion', () => {
     const fromLibrary = lintPaths(PATHS).map((finding) => `${finding.message}. Suggestion: ${finding.suggestion}`);
     expect(namingFindingsOfLint(PATHS)).toEqual(fromLibrary);

@@ -118,6 +118,13 @@ export function exchange(request: HttpRequest, limits: HttpLimits): Promise<Http
         }
         settle(() => resolve({ status: incoming.statusCode ?? 0, headers: answerHeaders, body: new Uint8Array(Buffer.concat(chunks)), truncated }));
       };
+      // An event stream does not end while the client listens: its status and headers are its answer.
+      if (/^text\/event-stream\b/i.test(incoming.headers['content-type'] ?? '')) {
+        truncated = true;
+        finish();
+        incoming.destroy();
+        return;
+      }
       incoming.on('data', (chunk: Buffer) => {
         if (truncated) return;
         const room = limits.maxBodyBytes - size;

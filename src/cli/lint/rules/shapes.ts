@@ -1,7 +1,8 @@
 /**
  * `path-shape` and `method-shape`: paths are collections and items (`/<collection>/{id}`, nested as
  * `/<collection>/{id}/<sub-collection>/{id}`), and each method goes to the shape the conventions give
- * it: POST to a collection, PUT, PATCH and DELETE to an item.
+ * it: POST to a collection, PUT, PATCH and DELETE to an item, or to a single sub-resource of one
+ * (`/users/{id}/avatar`, a name after an item's id that nothing is POSTed to).
  */
 import { isItemPath, segmentsOf } from '../model.js';
 import type { LintRule } from './rule.js';
@@ -34,7 +35,16 @@ export const pathShape: LintRule = {
 const ITEM_METHODS = new Set(['PUT', 'PATCH', 'DELETE']);
 
 /**
- * POST addresses a collection; PUT, PATCH and DELETE an item.
+ * A path that names the one sub-resource of an item (`/users/{id}/avatar`): a name right after a
+ * parameter, on a path that takes no POST, so it is no collection.
+ */
+function isSingleton(path: string, posted: ReadonlySet<string>): boolean {
+  const segments = segmentsOf(path);
+  return segments.length > 1 && segments.at(-1)!.param === false && segments.at(-2)!.param === true && !posted.has(path);
+}
+
+/**
+ * POST addresses a collection; PUT, PATCH and DELETE an item or the one sub-resource of an item.
  *
  * @example
  * methodShape.id; // 'method-shape'
@@ -43,12 +53,13 @@ export const methodShape: LintRule = {
   id: 'method-shape',
   check(model, report) {
     let checked = 0;
+    const posted = new Set(model.operations.filter((operation) => operation.method === 'POST').map((operation) => operation.path));
     for (const operation of model.operations) {
       if (operation.path === '/') continue;
       const item = isItemPath(operation.path);
       if (ITEM_METHODS.has(operation.method)) {
         checked += 1;
-        if (!item) {
+        if (!item && !isSingleton(operation.path, posted)) {
           report(operation.keys, `${operation.method} ${operation.path} addresses a collection or an action (the path ends in a name): ${operation.method} changes one item, at a path that ends in its id, such as /<collection>/{id}`);
         }
       } else if (operation.method === 'POST') {
