@@ -59,6 +59,25 @@ interface Entry {
   slot: number;
 }
 
+/**
+ * The key of a store's synchronous `hit`, for restcanon's own conventions: a store whose operations
+ * never wait (this one) counts a request without a promise, so a request that was synchronous stays
+ * so. Registered globally, so that the ESM and CommonJS builds find one another's.
+ */
+export const HIT_NOW: unique symbol = Symbol.for('restcanon.store.hitNow');
+
+/**
+ * A store that can count a hit at once: `store[HIT_NOW](key, windowMs, cost)` is its `hit`, returned
+ * or thrown rather than resolved or rejected.
+ *
+ * @example
+ * const now = (store as Partial<HitsNow>)[HIT_NOW];
+ * const hit = now === undefined ? await store.hit(key, 60_000) : now(key, 60_000);
+ */
+export interface HitsNow {
+  readonly [HIT_NOW]: (key: string, windowMs: number, cost?: number) => Hit;
+}
+
 const OPTIONS = new Set(['maxEntries', 'maxBytes', 'now']);
 /** The form of a count INCRBY accepts: an integer without a sign of plus or leading zeros. */
 const COUNT = /^(?:0|-?[1-9]\d*)$/;
@@ -128,7 +147,23 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     bytes += size;
   }
 
-  return {
+  function hitNow(key: string, windowMs: number, cost = 1): Hit {
+    checkText('key', key);
+    checkDuration('windowMs', windowMs);
+    checkCost(cost);
+    const now = clock();
+    const held = live(key, now);
+    if (held === undefined) {
+      write(key, String(cost), now + windowMs, now);
+      return { count: cost, resetMs: windowMs };
+    }
+    const count = COUNT.test(held.value) ? Number(held.value) + cost : Number.NaN;
+    if (!Number.isSafeInteger(count)) throw new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit');
+    write(key, String(count), held.expiresAt, now);
+    return { count, resetMs: held.expiresAt - now };
+  }
+
+  const store: MemoryStore & HitsNow = {
     get size() {
       return entries.size;
     },
@@ -162,19 +197,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       if (entry !== undefined) drop(entry);
     },
     async hit(key: string, windowMs: number, cost = 1): Promise<Hit> {
-      checkText('key', key);
-      checkDuration('windowMs', windowMs);
-      checkCost(cost);
-      const now = clock();
-      const held = live(key, now);
-      if (held === undefined) {
-        write(key, String(cost), now + windowMs, now);
-        return { count: cost, resetMs: windowMs };
-      }
-      const count = COUNT.test(held.value) ? Number(held.value) + cost : Number.NaN;
-      if (!Number.isSafeInteger(count)) throw new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit');
-      write(key, String(count), held.expiresAt, now);
-      return { count, resetMs: held.expiresAt - now };
+      return hitNow(key, windowMs, cost);
     },
+    [HIT_NOW]: hitNow,
   };
+  return store;
 }

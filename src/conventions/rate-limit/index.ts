@@ -7,7 +7,7 @@ import { OUTCOMES, type Outcome } from '../../core/outcomes.js';
 import { reportAside } from '../../core/report.js';
 import type { Convention, EndpointBuild, EndpointParts } from '../../core/seam.js';
 import type { Hit, Store } from '../../store/store.js';
-import { memoryStore } from '../../store/memory.js';
+import { HIT_NOW, memoryStore, type HitsNow } from '../../store/memory.js';
 import { withTimeout } from '../../store/store.js';
 import { rateLimitPart } from './openapi.js';
 import { addressKey, callerKey, carriesCredentials, NO_ADDRESS, type Partition } from './partition.js';
@@ -167,9 +167,23 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
     return timeout === undefined ? hit : withTimeout(hit, timeout);
   };
   const all = (key: string, peeking: boolean): Promise<Hit[]> => Promise.all(policies.map((each) => hitOf(each, key, peeking ? 0 : each.cost)));
+  // A store that never waits (the memory store) counts at once: a request that was synchronous stays so, and it cannot be late.
+  const now = (store as Partial<HitsNow>)[HIT_NOW];
+  const allNow = now === undefined ? undefined : (key: string, peeking: boolean): Hit[] => policies.map((each) => now.call(store, `rl:${each.name}:${key}`, each.window * 1000, peeking ? 0 : each.cost));
   return {
-    count(exchange: Exchange, key: string): Promise<void> {
+    count(exchange: Exchange, key: string): Promise<void> | undefined {
       if (key === NO_ADDRESS) warnNoAddress(exchange);
+      if (allNow !== undefined) {
+        let hits: Hit[];
+        try {
+          hits = allNow(key, false);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judge(exchange, hits, false);
+        return undefined;
+      }
       if (single !== undefined) {
         return hitOf(single, key, single.cost).then(
           (hit) => judgeOne(exchange, hit),
@@ -181,14 +195,33 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
         (error: unknown) => failed(exchange, error),
       );
     },
-    peek(exchange: Exchange, key: string): Promise<void> {
+    peek(exchange: Exchange, key: string): Promise<void> | undefined {
+      if (allNow !== undefined) {
+        let hits: Hit[];
+        try {
+          hits = allNow(key, true);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judge(exchange, hits, true);
+        return undefined;
+      }
       return all(key, true).then(
         (hits) => judge(exchange, hits, true),
         (error: unknown) => failed(exchange, error),
       );
     },
     charge(exchange: Exchange, key: string): void {
-      all(key, false).then(undefined, (error: unknown) => reportAside(exchange, error));
+      if (allNow === undefined) {
+        all(key, false).then(undefined, (error: unknown) => reportAside(exchange, error));
+        return;
+      }
+      try {
+        allNow(key, false);
+      } catch (error) {
+        reportAside(exchange, error);
+      }
     },
   };
 }
