@@ -53,8 +53,8 @@ export interface MemoryStore extends Store {
 
 interface Entry {
   readonly key: string;
-  readonly value: string;
-  readonly bytes: number;
+  value: string;
+  bytes: number;
   expiresAt: number;
   slot: number;
 }
@@ -129,16 +129,21 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     return undefined;
   }
 
-  function write(key: string, value: string, expiresAt: number, now: number): void {
-    const size = 2 * (key.length + value.length);
-    if (size > maxBytes) throw new StoreUnavailableError(`the memory store holds at most ${maxBytes} bytes, and this entry takes ${size}`);
-    const held = entries.get(key);
-    if (held !== undefined) drop(held);
+  /** Takes out a few entries whose time has passed. */
+  function sweep(now: number): void {
     for (let swept = 0; swept < SWEEP; swept++) {
       const soonest = heap.peek();
       if (soonest === undefined || soonest.expiresAt > now) break;
       drop(soonest);
     }
+  }
+
+  function write(key: string, value: string, expiresAt: number, now: number): void {
+    const size = 2 * (key.length + value.length);
+    if (size > maxBytes) throw new StoreUnavailableError(`the memory store holds at most ${maxBytes} bytes, and this entry takes ${size}`);
+    const held = entries.get(key);
+    if (held !== undefined) drop(held);
+    sweep(now);
     // Not empty while either bound is reached: the entry alone fits within maxBytes.
     while (entries.size >= maxEntries || bytes + size > maxBytes) drop(heap.peek()!);
     const entry: Entry = { key, value, bytes: size, expiresAt, slot: -1 };
@@ -159,7 +164,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     }
     const count = COUNT.test(held.value) ? Number(held.value) + cost : Number.NaN;
     if (!Number.isSafeInteger(count)) throw new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit');
-    write(key, String(count), held.expiresAt, now);
+    const value = String(count);
+    const size = 2 * (key.length + value.length);
+    // A live entry keeps its expiry, and so its place in the heap: it takes its new count where it stands, unless that needs room.
+    if (bytes - held.bytes + size <= maxBytes) {
+      sweep(now);
+      held.value = value;
+      bytes += size - held.bytes;
+      held.bytes = size;
+    } else write(key, value, held.expiresAt, now);
     return { count, resetMs: held.expiresAt - now };
   }
 
