@@ -55,6 +55,8 @@ interface Entry {
   readonly key: string;
   value: string;
   bytes: number;
+  /** The value as a number when a hit wrote it, so that the next hit need not parse it. */
+  count: number | undefined;
   expiresAt: number;
   slot: number;
 }
@@ -138,7 +140,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     }
   }
 
-  function write(key: string, value: string, expiresAt: number, now: number): void {
+  function write(key: string, value: string, expiresAt: number, now: number, count?: number): void {
     const size = 2 * (key.length + value.length);
     if (size > maxBytes) throw new StoreUnavailableError(`the memory store holds at most ${maxBytes} bytes, and this entry takes ${size}`);
     const held = entries.get(key);
@@ -146,7 +148,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     sweep(now);
     // Not empty while either bound is reached: the entry alone fits within maxBytes.
     while (entries.size >= maxEntries || bytes + size > maxBytes) drop(heap.peek()!);
-    const entry: Entry = { key, value, bytes: size, expiresAt, slot: -1 };
+    const entry: Entry = { key, value, bytes: size, count, expiresAt, slot: -1 };
     entries.set(key, entry);
     heap.push(entry);
     bytes += size;
@@ -159,10 +161,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     const now = clock();
     const held = live(key, now);
     if (held === undefined) {
-      write(key, String(cost), now + windowMs, now);
+      write(key, String(cost), now + windowMs, now, cost);
       return { count: cost, resetMs: windowMs };
     }
-    const count = COUNT.test(held.value) ? Number(held.value) + cost : Number.NaN;
+    const count = (held.count ?? (COUNT.test(held.value) ? Number(held.value) : Number.NaN)) + cost;
     if (!Number.isSafeInteger(count)) throw new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit');
     const value = String(count);
     const size = 2 * (key.length + value.length);
@@ -170,9 +172,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     if (bytes - held.bytes + size <= maxBytes) {
       sweep(now);
       held.value = value;
+      held.count = count;
       bytes += size - held.bytes;
       held.bytes = size;
-    } else write(key, value, held.expiresAt, now);
+    } else write(key, value, held.expiresAt, now, count);
     return { count, resetMs: held.expiresAt - now };
   }
 
