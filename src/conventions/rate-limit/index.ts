@@ -165,28 +165,28 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
   };
   const prefixes = policies.map((each) => `rl:${each.name}:`);
   const hitOf = (each: NamedPolicy, key: string, cost: number): Promise<Hit> => {
-    const hit = store.hit(`rl:${each.name}:${key}`, each.window * 1000, cost);
+    const hit = store.hit(`rl:${each.name}:` + key, each.window * 1000, cost);
     return timeout === undefined ? hit : withTimeout(hit, timeout);
   };
   const all = (key: string, peeking: boolean): Promise<Hit[]> => Promise.all(policies.map((each) => hitOf(each, key, peeking ? 0 : each.cost)));
   // A store that never waits (the memory store) counts at once: a request that was synchronous stays so, and it cannot be late.
   const now = (store as Partial<HitsNow>)[HIT_NOW];
   const allNow = now === undefined ? undefined : (key: string, peeking: boolean): Hit[] => policies.map((each, index) => now.call(store, prefixes[index]! + key, each.window * 1000, peeking ? 0 : each.cost));
-  const oneNow = now === undefined || single === undefined ? undefined : { prefix: prefixes[0]!, windowMs: single.window * 1000, cost: single.cost };
+
   let lastKey: string | undefined;
   let lastStoreKey = '';
   return {
     count(exchange: Exchange, key: string): Promise<void> | undefined {
       if (key === NO_ADDRESS) warnNoAddress(exchange);
-      if (oneNow !== undefined) {
+      if (now !== undefined && single !== undefined) {
         // Consecutive requests mostly come from one client: its store key, hashed once by the store's Map, is used again rather than built anew.
         if (key !== lastKey) {
           lastKey = key;
-          lastStoreKey = oneNow.prefix + key;
+          lastStoreKey = prefixes[0]! + key;
         }
         let hit: Hit;
         try {
-          hit = now!.call(store, lastStoreKey, oneNow.windowMs, oneNow.cost);
+          hit = now.call(store, lastStoreKey, single.window * 1000, single.cost);
         } catch (error) {
           failed(exchange, error);
           return undefined;
