@@ -53,10 +53,31 @@ export interface MemoryStore extends Store {
 
 interface Entry {
   readonly key: string;
-  readonly value: string;
-  readonly bytes: number;
+  value: string;
+  bytes: number;
+  /** The value as a number when a hit wrote it, so that the next hit need not parse it. */
+  count: number | undefined;
   expiresAt: number;
   slot: number;
+}
+
+/**
+ * The key of a store's synchronous `hit`, for restcanon's own conventions: a store whose operations
+ * never wait (this one) counts a request without a promise, so a request that was synchronous stays
+ * so. Registered globally, so that the ESM and CommonJS builds find one another's.
+ */
+export const HIT_NOW: unique symbol = Symbol.for('restcanon.store.hitNow');
+
+/**
+ * A store that can count a hit at once: `store[HIT_NOW](key, windowMs, cost)` is its `hit`, returned
+ * or thrown rather than resolved or rejected.
+ *
+ * @example
+ * const now = (store as Partial<HitsNow>)[HIT_NOW];
+ * const hit = now === undefined ? await store.hit(key, 60_000) : now(key, 60_000);
+ */
+export interface HitsNow {
+  readonly [HIT_NOW]: (key: string, windowMs: number, cost?: number) => Hit;
 }
 
 const OPTIONS = new Set(['maxEntries', 'maxBytes', 'now']);
@@ -110,25 +131,55 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     return undefined;
   }
 
-  function write(key: string, value: string, expiresAt: number, now: number): void {
-    const size = 2 * (key.length + value.length);
-    if (size > maxBytes) throw new StoreUnavailableError(`the memory store holds at most ${maxBytes} bytes, and this entry takes ${size}`);
-    const held = entries.get(key);
-    if (held !== undefined) drop(held);
+  /** Takes out a few entries whose time has passed. */
+  function sweep(now: number): void {
     for (let swept = 0; swept < SWEEP; swept++) {
       const soonest = heap.peek();
       if (soonest === undefined || soonest.expiresAt > now) break;
       drop(soonest);
     }
+  }
+
+  function write(key: string, value: string, expiresAt: number, now: number, count?: number): void {
+    const size = 2 * (key.length + value.length);
+    if (size > maxBytes) throw new StoreUnavailableError(`the memory store holds at most ${maxBytes} bytes, and this entry takes ${size}`);
+    const held = entries.get(key);
+    if (held !== undefined) drop(held);
+    sweep(now);
     // Not empty while either bound is reached: the entry alone fits within maxBytes.
     while (entries.size >= maxEntries || bytes + size > maxBytes) drop(heap.peek()!);
-    const entry: Entry = { key, value, bytes: size, expiresAt, slot: -1 };
+    const entry: Entry = { key, value, bytes: size, count, expiresAt, slot: -1 };
     entries.set(key, entry);
     heap.push(entry);
     bytes += size;
   }
 
-  return {
+  function hitNow(key: string, windowMs: number, cost = 1): Hit {
+    checkText('key', key);
+    checkDuration('windowMs', windowMs);
+    checkCost(cost);
+    const now = clock();
+    const held = live(key, now);
+    if (held === undefined) {
+      write(key, String(cost), now + windowMs, now, cost);
+      return { count: cost, resetMs: windowMs };
+    }
+    const count = (held.count ?? (COUNT.test(held.value) ? Number(held.value) : Number.NaN)) + cost;
+    if (!Number.isSafeInteger(count)) throw new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit');
+    const value = String(count);
+    const size = 2 * (key.length + value.length);
+    // A live entry keeps its expiry, and so its place in the heap: it takes its new count where it stands, unless that needs room.
+    if (bytes - held.bytes + size <= maxBytes) {
+      sweep(now);
+      held.value = value;
+      held.count = count;
+      bytes += size - held.bytes;
+      held.bytes = size;
+    } else write(key, value, held.expiresAt, now, count);
+    return { count, resetMs: held.expiresAt - now };
+  }
+
+  const store: MemoryStore & HitsNow = {
     get size() {
       return entries.size;
     },
@@ -162,19 +213,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       if (entry !== undefined) drop(entry);
     },
     async hit(key: string, windowMs: number, cost = 1): Promise<Hit> {
-      checkText('key', key);
-      checkDuration('windowMs', windowMs);
-      checkCost(cost);
-      const now = clock();
-      const held = live(key, now);
-      if (held === undefined) {
-        write(key, String(cost), now + windowMs, now);
-        return { count: cost, resetMs: windowMs };
-      }
-      const count = COUNT.test(held.value) ? Number(held.value) + cost : Number.NaN;
-      if (!Number.isSafeInteger(count)) throw new StoreUnavailableError('the key holds a value that is not a count, so it cannot be hit');
-      write(key, String(count), held.expiresAt, now);
-      return { count, resetMs: held.expiresAt - now };
+      return hitNow(key, windowMs, cost);
     },
+    [HIT_NOW]: hitNow,
   };
+  return store;
 }

@@ -7,7 +7,7 @@ import { OUTCOMES, type Outcome } from '../../core/outcomes.js';
 import { reportAside } from '../../core/report.js';
 import type { Convention, EndpointBuild, EndpointParts } from '../../core/seam.js';
 import type { Hit, Store } from '../../store/store.js';
-import { memoryStore } from '../../store/memory.js';
+import { HIT_NOW, memoryStore, type HitsNow } from '../../store/memory.js';
 import { withTimeout } from '../../store/store.js';
 import { rateLimitPart } from './openapi.js';
 import { addressKey, callerKey, carriesCredentials, NO_ADDRESS, type Partition } from './partition.js';
@@ -40,12 +40,6 @@ export interface RateLimitOptions {
 
 /** The problem type of draft-ietf-httpapi-ratelimit-headers-10 for a request over quota. */
 export const QUOTA_EXCEEDED = 'https://iana.org/assignments/http-problem-types#quota-exceeded';
-
-/** What one request's count gave: the fields its answer carries. */
-interface Counted {
-  readonly policy: string;
-  readonly limit: string;
-}
 
 const OPTIONS = ['policies', 'partition', 'store', 'onStoreError', 'storeTimeout'];
 
@@ -82,6 +76,14 @@ export function rateLimit(options: RateLimitOptions): Convention {
 
   function parts(policies: readonly NamedPolicy[], authenticates: boolean, unauthorized: number): EndpointParts {
     const { count, peek, charge } = counting(policies, store, timeout, onStoreError);
+    const policy = policyField(policies);
+    const addFields = (exchange: Exchange, response: ApiResponse): void => {
+      // Every answer of a counted request carries the fields of its count, whatever ended it (a 429, a handler's 404).
+      const limit = exchange.notes?.rateLimit as string | undefined;
+      if (limit === undefined) return;
+      response.headers['ratelimit-policy'] = policy;
+      response.headers.ratelimit = limit;
+    };
     if (partition === 'ip' || (partition === 'caller' && !authenticates)) return { steps: [{ phase: 'request', run: (exchange) => count(exchange, addressKey(exchange.ctx.request)), outcomes }], finish: addFields };
     if (typeof partition === 'function') return { steps: [{ phase: 'caller', run: (exchange) => count(exchange, ownKey(partition, exchange)), outcomes }], finish: addFields };
     return {
@@ -137,7 +139,6 @@ function checkStore(store: unknown): Store | undefined {
  * `charge` adds to a key's count after the answer, for nothing but the requests to come.
  */
 function counting(policies: readonly NamedPolicy[], store: Store, timeout: number | undefined, onStoreError: 'allow' | 'deny') {
-  const policy = policyField(policies);
   const single = policies.length === 1 ? policies[0]! : undefined;
   // A peek finds the count before this request: used up when one more would be over.
   const judge = (exchange: Exchange, hits: readonly Hit[], peeking: boolean): void => {
@@ -149,12 +150,12 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
       retryAfter = Math.max(retryAfter, secondsLeft(hits[index]!.resetMs));
     });
     if (peeking && violated.length === 0) return;
-    keep(exchange, { policy, limit: policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', ') });
+    keep(exchange, policies.map((each, index) => limitItem(each, hits[index]!.count, hits[index]!.resetMs)).join(', '));
     if (violated.length > 0) throw quotaExceeded(violated, retryAfter);
   };
   // One policy counted, the common case, without an array of hits.
   const judgeOne = (exchange: Exchange, hit: Hit): void => {
-    keep(exchange, { policy, limit: limitItem(single!, hit.count, hit.resetMs) });
+    keep(exchange, limitItem(single!, hit.count, hit.resetMs));
     if (hit.count > single!.quota) throw quotaExceeded([single!.name], secondsLeft(hit.resetMs));
   };
   const failed = (exchange: Exchange, error: unknown): void => {
@@ -162,14 +163,48 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
     if (onStoreError === 'deny') throw new ServiceUnavailableError('The rate limit cannot be checked now; try again shortly', { retryAfter: 1, cause: error });
     reportAside(exchange, error);
   };
+  const prefixes = policies.map((each) => `rl:${each.name}:`);
   const hitOf = (each: NamedPolicy, key: string, cost: number): Promise<Hit> => {
-    const hit = store.hit(`rl:${each.name}:${key}`, each.window * 1000, cost);
+    const hit = store.hit(`rl:${each.name}:` + key, each.window * 1000, cost);
     return timeout === undefined ? hit : withTimeout(hit, timeout);
   };
   const all = (key: string, peeking: boolean): Promise<Hit[]> => Promise.all(policies.map((each) => hitOf(each, key, peeking ? 0 : each.cost)));
+  // A store that never waits (the memory store) counts at once: a request that was synchronous stays so, and it cannot be late.
+  const now = (store as Partial<HitsNow>)[HIT_NOW];
+  const allNow = now === undefined ? undefined : (key: string, peeking: boolean): Hit[] => policies.map((each, index) => now.call(store, prefixes[index]! + key, each.window * 1000, peeking ? 0 : each.cost));
+
+  let lastKey: string | undefined;
+  let lastStoreKey = '';
   return {
-    count(exchange: Exchange, key: string): Promise<void> {
+    count(exchange: Exchange, key: string): Promise<void> | undefined {
       if (key === NO_ADDRESS) warnNoAddress(exchange);
+      if (now !== undefined && single !== undefined) {
+        // Consecutive requests mostly come from one client: its store key, hashed once by the store's Map, is used again rather than built anew.
+        if (key !== lastKey) {
+          lastKey = key;
+          lastStoreKey = prefixes[0]! + key;
+        }
+        let hit: Hit;
+        try {
+          hit = now.call(store, lastStoreKey, single.window * 1000, single.cost);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judgeOne(exchange, hit);
+        return undefined;
+      }
+      if (allNow !== undefined) {
+        let hits: Hit[];
+        try {
+          hits = allNow(key, false);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judge(exchange, hits, false);
+        return undefined;
+      }
       if (single !== undefined) {
         return hitOf(single, key, single.cost).then(
           (hit) => judgeOne(exchange, hit),
@@ -181,14 +216,33 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
         (error: unknown) => failed(exchange, error),
       );
     },
-    peek(exchange: Exchange, key: string): Promise<void> {
+    peek(exchange: Exchange, key: string): Promise<void> | undefined {
+      if (allNow !== undefined) {
+        let hits: Hit[];
+        try {
+          hits = allNow(key, true);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judge(exchange, hits, true);
+        return undefined;
+      }
       return all(key, true).then(
         (hits) => judge(exchange, hits, true),
         (error: unknown) => failed(exchange, error),
       );
     },
     charge(exchange: Exchange, key: string): void {
-      all(key, false).then(undefined, (error: unknown) => reportAside(exchange, error));
+      if (allNow === undefined) {
+        all(key, false).then(undefined, (error: unknown) => reportAside(exchange, error));
+        return;
+      }
+      try {
+        allNow(key, false);
+      } catch (error) {
+        reportAside(exchange, error);
+      }
     },
   };
 }
@@ -224,17 +278,9 @@ function refusedKey(exchange: Exchange): string {
   return `refused:${addressKey(exchange.ctx.request)}`;
 }
 
-/** The fields of a request's count, for its answer. */
-function keep(exchange: Exchange, counted: Counted): void {
-  (exchange.notes ??= {}).rateLimit = counted;
-}
-
-/** Every answer of a counted request carries the fields of its count, whatever ended it (a 429, a handler's 404). */
-function addFields(exchange: Exchange, response: ApiResponse): void {
-  const counted = exchange.notes?.rateLimit as Counted | undefined;
-  if (counted === undefined) return;
-  response.headers['ratelimit-policy'] = counted.policy;
-  response.headers.ratelimit = counted.limit;
+/** The `RateLimit` value of a request's count, for its answer (whose `RateLimit-Policy` is its endpoint's). */
+function keep(exchange: Exchange, limit: string): void {
+  (exchange.notes ??= {}).rateLimit = limit;
 }
 
 export type { Partition, RateLimitDeclaration, RateLimitPolicy };

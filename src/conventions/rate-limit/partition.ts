@@ -32,7 +32,8 @@ export const NO_ADDRESS = 'ip:unknown';
 export function addressKey(request: ApiRequest): string {
   const { ip } = request;
   if (typeof ip !== 'string' || ip === '') return NO_ADDRESS;
-  return `ip:${ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip}`;
+  // Only an address that starts with '::' is lowered: an IPv4 address, the common case, is not copied.
+  return `ip:${ip.startsWith('::') && ip.slice(2, 7).toLowerCase() === 'ffff:' && ip.includes('.') ? ip.slice(7) : ip}`;
 }
 
 /**
