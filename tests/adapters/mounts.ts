@@ -62,3 +62,20 @@ export const MOUNTS: Readonly<Record<string, Mount>> = {
     return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
   },
 };
+
+/**
+ * {@link MOUNTS} with a silent Koa app: Koa reports a client that went away mid-answer
+ * (`ECONNRESET`) to its app's error listener, which writes it to console.error unless the app is silent.
+ *
+ * @example
+ * for (const [name, mount] of Object.entries(SILENT_MOUNTS)) describe(name, () => { ... });
+ */
+export const SILENT_MOUNTS: Readonly<Record<string, Mount>> = {
+  ...MOUNTS,
+  koa: (api) => {
+    const app = new Koa();
+    app.silent = true;
+    app.use(toKoa(api, { fallthrough: false }));
+    return listening(app.listen(0, '127.0.0.1'));
+  },
+};

@@ -4,38 +4,11 @@
  * waits before the second), `Last-Event-ID`, and the source closed when the client goes away.
  */
 import http from 'node:http';
-import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, endpoint, type Api, type ErrorInfo } from '../../src/index.js';
-import { toKoa } from '../../src/adapters/koa.js';
-import { listening, type Mount, type MountedServer } from './conformance.js';
-import { MOUNTS } from './mounts.js';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function request(baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; waited < 3000; waited += 10) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`Not seen: ${what}`);
-}
+import type { MountedServer } from './conformance.js';
+import { SILENT_MOUNTS } from './mounts.js';
+import { eventually, request, type Answer } from '../helpers/raw-answer.js';
 
 const BODY = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(10);
 
@@ -101,17 +74,6 @@ function apiFor(seen: Seen): Api {
     ],
   });
 }
-
-/** Koa reports a client that went away mid-answer to its app's error listener: the koa mount, with a silent app. */
-const SILENT_MOUNTS: Readonly<Record<string, Mount>> = {
-  ...MOUNTS,
-  koa: (api) => {
-    const app = new Koa();
-    app.silent = true;
-    app.use(toKoa(api, { fallthrough: false }));
-    return listening(app.listen(0, '127.0.0.1'));
-  },
-};
 
 /** What every adapter must answer alike: status, the API's headers, body (the boundary made fixed). */
 function seenOf(answer: Answer) {

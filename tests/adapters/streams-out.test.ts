@@ -8,42 +8,9 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, endpoint, type Api, type ErrorInfo } from '../../src/index.js';
-import Koa from 'koa';
-import { toKoa } from '../../src/adapters/koa.js';
-import { listening, type Mount, type MountedServer } from './conformance.js';
-import { MOUNTS } from './mounts.js';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  /** The body ended cleanly (its last chunk, or all of its Content-Length). */
-  complete: boolean;
-}
-
-function request(baseUrl: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      let ended = false;
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => (ended = true));
-      res.on('error', () => {});
-      res.on('close', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks), complete: ended && res.complete }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Waits until a condition holds, or fails after a while. */
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; waited < 3000; waited += 10) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`Not seen: ${what}`);
-}
+import type { MountedServer } from './conformance.js';
+import { MOUNTS, SILENT_MOUNTS } from './mounts.js';
+import { eventually, request, type Answer } from '../helpers/raw-answer.js';
 
 const CSV = 'a,b\n1,2\n';
 
@@ -124,20 +91,6 @@ function answerHeaders(answer: Answer): Record<string, string | undefined> {
   const { headers } = answer;
   return { 'content-type': headers['content-type'], 'content-length': headers['content-length'], 'content-disposition': headers['content-disposition'] as string | undefined };
 }
-
-/**
- * Koa reports a client that went away mid-answer (`ECONNRESET`) to its app's error listener, which
- * writes it to console.error unless the app is silent: the koa mount, with a silent app.
- */
-const SILENT_MOUNTS: Readonly<Record<string, Mount>> = {
-  ...MOUNTS,
-  koa: (api) => {
-    const app = new Koa();
-    app.silent = true;
-    app.use(toKoa(api, { fallthrough: false }));
-    return listening(app.listen(0, '127.0.0.1'));
-  },
-};
 
 for (const [name, mount] of Object.entries(SILENT_MOUNTS)) {
   describe(`stream answers on ${name}`, () => {
