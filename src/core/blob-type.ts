@@ -11,41 +11,17 @@ import { remember } from './memo.js';
 import { parseMediaType } from './media-type.js';
 import { single } from './request.js';
 
-/** What the Blobs of one endpoint are matched against, read from its `produces` once. */
-interface BlobOffers {
-  /** The first format of `produces` for each essence. */
-  readonly byEssence: ReadonlyMap<string, Serializer>;
-  /** A one-format negotiator per format a Blob chose, made the first time it is chosen. */
-  readonly negotiators: Map<Serializer, ReturnType<typeof createNegotiator>>;
-}
+/**
+ * What the Blobs of one endpoint are matched against, read from its `produces` once: the first
+ * format for each essence, with a negotiator of that format alone. Keyed by the endpoint's
+ * `produced` list, which is made once when the endpoint is compiled.
+ */
+const OFFERS = new WeakMap<readonly Serializer[], Map<string | undefined, Offer>>();
+type Offer = readonly [Serializer, ReturnType<typeof createNegotiator>];
+/** The essences of media types, the formats' and those Blobs were given: the handler chooses the latter, so the memo is bounded. */
+const ESSENCES = new Map<string, string | undefined>();
 
-/** Keyed by an endpoint's `produced` list, which is made once when the endpoint is compiled. */
-const OFFERS = new WeakMap<readonly Serializer[], BlobOffers>();
-/** The essence of each format's type; formats are few and live as long as their API. */
-const ESSENCES = new WeakMap<Serializer, string | undefined>();
-/** The essences of the types Blobs were given: the handler chooses them, so the memo is bounded. */
-const BLOB_ESSENCES = new Map<string, string | undefined>();
-
-const essenceOfType = (type: string): string | undefined => parseMediaType(type)?.essence;
-
-function essenceOfFormat(format: Serializer): string | undefined {
-  if (!ESSENCES.has(format)) ESSENCES.set(format, essenceOfType(format.type));
-  return ESSENCES.get(format);
-}
-
-function offersOf(produced: readonly Serializer[]): BlobOffers {
-  let offers = OFFERS.get(produced);
-  if (offers === undefined) {
-    const byEssence = new Map<string, Serializer>();
-    for (const format of produced) {
-      const essence = essenceOfFormat(format);
-      if (essence !== undefined && !byEssence.has(essence)) byEssence.set(essence, format);
-    }
-    offers = { byEssence, negotiators: new Map() };
-    OFFERS.set(produced, offers);
-  }
-  return offers;
-}
+const essenceOf = (type: string): string | undefined => remember(ESSENCES, type, (key: string) => parseMediaType(key)?.essence, undefined);
 
 /**
  * The format a success answer goes out in: the negotiated one, or, for a `Blob` whose `type` is
@@ -59,15 +35,14 @@ function offersOf(produced: readonly Serializer[]): BlobOffers {
 export function formatOfResult(exchange: Exchange, result: unknown): Serializer {
   const { format, compiled } = exchange;
   if (compiled.produced === undefined || typeof Blob !== 'function' || !(result instanceof Blob) || result.type === '') return format;
-  const essence = remember(BLOB_ESSENCES, result.type, essenceOfType, undefined);
-  if (essence === essenceOfFormat(format)) return format;
-  const offers = offersOf(compiled.produced);
-  const own = essence === undefined ? undefined : offers.byEssence.get(essence);
+  const essence = essenceOf(result.type);
+  if (essence === essenceOf(format.type)) return format;
+  let offers = OFFERS.get(compiled.produced);
+  if (offers === undefined) OFFERS.set(compiled.produced, (offers = new Map(compiled.produced.map((produced) => [essenceOf(produced.type), [produced, createNegotiator([produced])] as Offer] as const).reverse())));
   const { method, path } = compiled.endpoint;
+  const [own, negotiator] = offers.get(essence) ?? [];
   if (own === undefined) throw new TypeError(`${method} ${path} returned a Blob of type ${JSON.stringify(result.type)}, which its "produces" does not list: add it there, or give the Blob one of ${compiled.produced.map((produced) => produced.type).join(', ')}`);
-  let negotiator = offers.negotiators.get(own);
-  if (negotiator === undefined) offers.negotiators.set(own, (negotiator = createNegotiator([own])));
-  if (negotiator.content(single(exchange.headers.accept)) === undefined && exchange.settings.policy.unacceptable === 'reject') {
+  if (negotiator!.content(single(exchange.headers.accept)) === undefined && exchange.settings.policy.unacceptable === 'reject') {
     throw new NotAcceptableError(`Available: ${own.type}`);
   }
   return own;
