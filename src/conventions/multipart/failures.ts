@@ -16,7 +16,12 @@ export const LIMIT_FAILURES = {
 
 const quoted = (text: string): string => JSON.stringify(text.slice(0, 64));
 
-/** The answers of a file that an endpoint's `fileFields` do not take: refused before the handler sees it. */
+/**
+ * The answers of a file that an endpoint's `fileFields` do not take: refused before the handler sees it.
+ *
+ * @example
+ * reading.fail(FILE_FAILURES.type('photo', 'text/html', ['image/*'])); // 415 RC_UNSUPPORTED_FILE_TYPE
+ */
 export const FILE_FAILURES = {
   undeclared: (field: string, declared: readonly string[]) =>
     withoutStack(

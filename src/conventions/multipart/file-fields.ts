@@ -30,7 +30,12 @@ export interface FileField {
  */
 export type FileFields = Readonly<Record<string, string | readonly string[] | FileField>>;
 
-/** One declared field as the request's files are held to it. */
+/**
+ * One declared field as the request's files are held to it.
+ *
+ * @example
+ * const rule: FileRule = { types: ['image/*'], ranges: [parseMediaType('image/*')!], max: 1 };
+ */
 export interface FileRule {
   /** The media types and ranges it takes, as declared (lower-cased), for messages and the document. */
   readonly types: readonly string[];
@@ -38,7 +43,13 @@ export interface FileRule {
   readonly max: number;
 }
 
-/** The declared fields, by name: a map, so that a name a client sends (`constructor`) is never looked up on a prototype. */
+/**
+ * The declared fields, by name: a map, so that a name a client sends (`constructor`) is never looked
+ * up on a prototype.
+ *
+ * @example
+ * const rules: FileRules = fileRulesOf({ photo: 'image/*' }, 'unvalidated', 10, 'POST /photos');
+ */
 export type FileRules = ReadonlyMap<string, FileRule>;
 
 const EXAMPLE = `{ photo: 'image/*', attachments: { type: 'application/pdf', max: 5 } }`;
