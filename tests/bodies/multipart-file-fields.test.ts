@@ -147,6 +147,14 @@ describe('the part’s own Content-Type, as written on a raw socket', () => {
     expect(seen).toEqual([]);
   });
 
+  it('a file part with a filename and no name is undeclared: 400, and the server lives on', async () => {
+    seen.length = 0;
+    const nameless = part(['Content-Disposition: form-data; filename="a.png"', 'Content-Type: image/png'], 'png');
+    expectProblem(await rawRequest(server, ['POST /reports HTTP/1.1', `Content-Type: multipart/form-data; boundary=${BOUNDARY}`], title + nameless + end), { status: 400, code: 'RC_UNEXPECTED_FILE' });
+    expect(seen).toEqual([]);
+    expect((await photo('image/png')).status).toBe(200);
+  });
+
   it('a Content-Type of two types, "image/png, text/html", is no media type: 415', async () => {
     expectProblem(await photo('image/png, text/html'), { status: 415, code: 'RC_UNSUPPORTED_FILE_TYPE' });
     expect(seen).toEqual([]);
@@ -177,6 +185,11 @@ describe('a declaration’s mistakes throw when the API is built, naming the fix
 
   it('fileFields given to multipart(), which has no endpoint to hold them to', () => {
     expect(build(undefined, undefined, { fileFields: { photo: 'image/*' } })).toThrow('multipart() has "fileFields", which belong to the endpoint that takes the files; declare them in its conventions: { multipart: { fileFields: {...} } }');
+  });
+
+  it('fileFields on an endpoint that does not consume multipart/form-data', () => {
+    const api = () => createApi({ use: [multipart()], endpoints: [endpoint('POST', '/reports', { body: z.object({ title: z.string() }), conventions: { multipart: { fileFields: { photo: 'image/*' } } }, handle: () => ({}) })] });
+    expect(api).toThrow('POST /reports: it declares conventions.multipart (limits or fileFields), and does not consume multipart/form-data; add it to "consumes", or drop conventions.multipart');
   });
 
   it("fileFields on an endpoint whose body is 'stream', which multipart() does not read", () => {

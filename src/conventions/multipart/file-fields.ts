@@ -97,15 +97,17 @@ function rangeOf(type: unknown, what: string): MediaType {
 
 /**
  * Why a file part may not reach the handler, or undefined when it may: a name not declared (400), a
- * media type the name does not take (415), one file more than the name takes (413). `counts` holds
+ * media type the name does not take (415), one file more than the name takes (413); a file without
+ * a name is undeclared. `counts` holds
  * the files already taken under each name in this request.
  *
  * @example
  * refusalOf(rules, 'photo', 'text/html', counts); // the 415 RC_UNSUPPORTED_FILE_TYPE
  */
-export function refusalOf(rules: FileRules, field: string, type: string, counts: Map<string, number>): HttpError | undefined {
-  const rule = rules.get(field);
-  if (rule === undefined) return FILE_FAILURES.undeclared(field, [...rules.keys()]);
+export function refusalOf(rules: FileRules, field: string | undefined, type: string, counts: Map<string, number>): HttpError | undefined {
+  // A part with a file name and no field name has none: busboy gives undefined, which no rule has.
+  const rule = field === undefined ? undefined : rules.get(field);
+  if (field === undefined || rule === undefined) return FILE_FAILURES.undeclared(field ?? '', [...rules.keys()]);
   const media = parseMediaType(type);
   if (media === undefined || !rule.ranges.some((range) => specificity(range, media) >= 0)) return FILE_FAILURES.type(field, type, rule.types);
   const count = (counts.get(field) ?? 0) + 1;

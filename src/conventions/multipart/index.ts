@@ -76,7 +76,7 @@ export function multipart(options: MultipartOptions = {}): Convention {
     endpoint(endpoint: Endpoint, declared: unknown, build: EndpointBuild): EndpointParts | undefined {
       const consumes = endpoint.consumes.some((type) => type.toLowerCase() === MULTIPART);
       if (!consumes) {
-        if (declared !== undefined) throw new TypeError(`${build.where}: it declares multipart limits, and does not consume ${MULTIPART}; add it to "consumes", or drop conventions.multipart`);
+        if (declared !== undefined) throw new TypeError(`${build.where}: it declares conventions.multipart (limits or fileFields), and does not consume ${MULTIPART}; add it to "consumes", or drop conventions.multipart`);
         return undefined;
       }
       const { fileFields, ...own } = isRecord(declared) ? (declared as MultipartDeclaration) : { fileFields: undefined };
