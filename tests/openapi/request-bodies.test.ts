@@ -27,6 +27,7 @@ async function documentOf(): Promise<OpenApiDocument> {
         conventions: { multipart: { fileFields: { cover: 'image/png', scans: { type: ['application/pdf', 'image/*'], max: 3 } } } },
         handle: () => undefined,
       }),
+      endpoint('POST', '/scans', { consumes: ['multipart/form-data'], body: z.object({ label: z.string() }), conventions: { multipart: { fileFields: { scan: 'image/tiff' } } }, handle: () => undefined }),
       endpoint('POST', '/notes', { consumes: ['multipart/form-data'], body: 'unvalidated', conventions: { multipart: { fileFields: { note: 'text/*' } } }, handle: () => undefined }),
     ],
   });
@@ -75,6 +76,12 @@ describe('the file fields of a multipart body in OpenAPI', () => {
       required: ['title'],
       additionalProperties: false,
     });
+  });
+
+  it('a body taken only as multipart is one component, its upload, and no other', async () => {
+    const document = await documentOf();
+    expect(contentOf(document, '/scans', 'post')['multipart/form-data']).toEqual({ schema: { $ref: '#/components/schemas/ScanUpload' }, encoding: { scan: { contentType: 'image/tiff' } } });
+    expect(Object.keys(document.components!.schemas!).filter((name) => name.startsWith('Scan'))).toEqual(['ScanUpload']);
   });
 
   it('an unvalidated body lists its files alone', async () => {
