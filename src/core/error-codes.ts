@@ -54,6 +54,12 @@ export const ERROR_CODES = {
   TOO_MANY_PART_HEADERS: 'RC_TOO_MANY_PART_HEADERS',
   /** A multipart body sends a field after a file: fields come first, so that they are checked before any file is read. */
   FIELD_AFTER_FILE: 'RC_FIELD_AFTER_FILE',
+  /** A multipart body sends a file under a name the endpoint does not declare among its file fields. */
+  UNEXPECTED_FILE: 'RC_UNEXPECTED_FILE',
+  /** A file of a multipart body is of a media type its field does not take. */
+  UNSUPPORTED_FILE_TYPE: 'RC_UNSUPPORTED_FILE_TYPE',
+  /** A multipart body sends more files under one name than its field takes. */
+  TOO_MANY_FIELD_FILES: 'RC_TOO_MANY_FIELD_FILES',
   /** The body's media type or charset is not accepted here. */
   UNSUPPORTED_MEDIA_TYPE: 'RC_UNSUPPORTED_MEDIA_TYPE',
   /** The request is well-formed but cannot be processed as it stands. */

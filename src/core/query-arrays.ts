@@ -51,6 +51,19 @@ export function arrayKeys(schema: StandardSchema): string[] {
 }
 
 /**
+ * The keys of an object schema's properties (a form's fields), read from its JSON Schema; none for a
+ * schema that has no properties to read.
+ *
+ * @example
+ * propertyKeys(z.object({ title: z.string(), tags: z.array(z.string()) })); // ['title', 'tags']
+ */
+export function propertyKeys(schema: StandardSchema): string[] {
+  const json = jsonSchemaOf(schema, 'draft-2020-12') ?? jsonSchemaOf(schema, 'draft-2020-12', TOLERANT);
+  const properties = json?.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/**
  * The step that puts a single value of an array key into a one-element array, before the query
  * schema sees it; undefined when the schema has no such key, so that its endpoints pay nothing.
  *

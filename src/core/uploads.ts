@@ -13,7 +13,7 @@ export interface UploadedFile {
    * path (it may hold `../` or a drive letter); name stored files yourself.
    */
   readonly filename: string | undefined;
-  /** The part's `Content-Type`, `application/octet-stream` when it has none. */
+  /** The part's media type, lower-cased and without parameters; `text/plain` when it has no `Content-Type` (RFC 7578). */
   readonly type: string;
   /** The file's bytes (a Node `Readable`): read them, or leave them, and the next file drains them. */
   readonly stream: AsyncIterable<Uint8Array>;

@@ -12,6 +12,8 @@ import type { JsonSchema } from './schemas.js';
 export interface PartBook {
   /** A part of a request under a name: a `$ref` where it had to become a component. */
   embed(schema: StandardSchema, name: string): JsonSchema;
+  /** A body or an answer as a component of its own, once per schema, under the first free name offered: its `$ref`. */
+  model(schema: StandardSchema, offered: readonly string[]): JsonSchema;
   /** A component made from a schema by `transform` (its merge patch, say), once per schema and transform, under the first free name offered. */
   variant(schema: StandardSchema, offered: readonly string[], transform: (derived: JsonSchema) => JsonSchema): JsonSchema;
 }

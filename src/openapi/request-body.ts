@@ -26,6 +26,14 @@ function readAsData(type: string): boolean {
   return type === 'application/json' || type.endsWith('+json') || type.startsWith('text/') || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
 }
 
-function binary(type: string): JsonSchema {
+/**
+ * The schema of bytes of one media type or range: a string of that type (`contentMediaType`), or
+ * any binary string for a range.
+ *
+ * @example
+ * binary('application/pdf'); // { type: 'string', contentMediaType: 'application/pdf' }
+ * binary('image/*'); // { type: 'string', format: 'binary' }
+ */
+export function binary(type: string): JsonSchema {
   return type.endsWith('/*') ? { type: 'string', format: 'binary' } : { type: 'string', contentMediaType: type };
 }

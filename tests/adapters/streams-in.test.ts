@@ -46,7 +46,20 @@ function bodiesApi(): Api {
       return { title: ctx.body.title, files };
     },
   });
-  return createApi({ endpoints: [blob, streamed, signup, upload], use: [multipart()], onError: () => {} });
+  const report = endpoint('POST', '/reports', {
+    consumes: ['multipart/form-data'],
+    body: z.object({ title: z.string() }),
+    conventions: { multipart: { fileFields: { photo: 'image/*', scans: { type: 'application/pdf', max: 2 } } } },
+    handle: async (ctx) => {
+      const files: string[] = [];
+      for await (const file of ctx.files!) {
+        for await (const _chunk of file.stream);
+        files.push(`${file.field}:${file.type}`);
+      }
+      return { files };
+    },
+  });
+  return createApi({ endpoints: [blob, streamed, signup, upload, report], use: [multipart()], onError: () => {} });
 }
 
 function cases(server: () => MountedServer): void {
@@ -78,6 +91,28 @@ function cases(server: () => MountedServer): void {
     const response = await fetch(url('/uploads'), { method: 'POST', body: form });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ title: 'Report', files: ['doc:report.bin:fffe0080'] });
+  });
+
+  it('fileFields: declared files arrive; an undeclared name is a 400, a type the field does not take a 415, one file past its max a 413', async () => {
+    const send = (files: [string, string][]): Promise<Response> => {
+      const form = new FormData();
+      form.append('title', 'Report');
+      files.forEach(([field, type], index) => form.append(field, new Blob(['%PDF'], { type }), `${index}.bin`));
+      return fetch(url('/reports'), { method: 'POST', body: form });
+    };
+    const taken = await send([['photo', 'image/jpeg'], ['scans', 'application/pdf'], ['scans', 'application/pdf']]);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toEqual({ files: ['photo:image/jpeg', 'scans:application/pdf', 'scans:application/pdf'] });
+    for (const [files, status, code] of [
+      [[['avatar', 'image/png']], 400, 'RC_UNEXPECTED_FILE'],
+      [[['photo', 'application/pdf']], 415, 'RC_UNSUPPORTED_FILE_TYPE'],
+      [[['scans', 'application/pdf'], ['scans', 'application/pdf'], ['scans', 'application/pdf']], 413, 'RC_TOO_MANY_FIELD_FILES'],
+    ] as [[string, string][], number, string][]) {
+      const response = await send(files);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      expect((await response.json()).code).toBe(code);
+    }
   });
 }
 

@@ -16,6 +16,7 @@ import { createConduitApi } from '../../examples/conduit/api.mjs';
 import { z } from 'zod';
 import { createApi, endpoint, type Api } from '../../src/index.js';
 import { openApi } from '../../src/openapi/index.js';
+import { multipart } from '../../src/multipart.js';
 
 const run = promisify(execFile);
 const modules = join(import.meta.dirname, '..', '..', 'node_modules');
@@ -25,7 +26,28 @@ const DOCUMENTS = [
   { name: 'the demo API', file: join(scratch, 'demo.json'), api: () => createDemoApi(downDatabase(), { onError: () => {} }), url: '/openapi.json' },
   { name: 'the Conduit example', file: join(scratch, 'conduit.json'), api: () => createConduitApi(downDatabase(), { onError: () => {} }), url: '/api/openapi.json' },
   { name: 'an API of downloads (produces)', file: join(scratch, 'downloads.json'), api: downloadsApi, url: '/openapi.json' },
+  { name: 'an API of uploads (multipart fileFields)', file: join(scratch, 'uploads.json'), api: uploadsApi, url: '/openapi.json' },
 ];
+
+/** Multipart uploads whose file fields are declared: the body schema with the files, and their types in `encoding`. */
+function uploadsApi(): Api {
+  return createApi({
+    naming: 'off',
+    authenticate: () => ({ id: 'u1' }),
+    use: [multipart()],
+    openapi: openApi({ info: { title: 'uploads', version: '1.0.0' }, servers: [{ url: 'https://api.example.com' }] }),
+    endpoints: [
+      endpoint('POST', '/reports', {
+        summary: 'A report with its cover and scans',
+        consumes: ['multipart/form-data', 'application/json'],
+        body: z.strictObject({ title: z.string() }),
+        conventions: { multipart: { fileFields: { cover: 'image/png', scans: { type: ['application/pdf', 'image/*'], max: 3 } } } },
+        handle: () => ({}),
+      }),
+      endpoint('POST', '/notes', { summary: 'Notes as files', consumes: ['multipart/form-data'], body: 'unvalidated', conventions: { multipart: { fileFields: { note: 'text/*' } } }, handle: () => ({}) }),
+    ],
+  });
+}
 
 /** Endpoints that answer bytes, text and streams under their `produces`, and one that also answers JSON. */
 function downloadsApi(): Api {

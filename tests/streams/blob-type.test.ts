@@ -54,3 +54,23 @@ describe('a Blob that names its type among produces', () => {
     expect((await avatarApi('image/PNG').handle({ method: 'GET', url: '/avatar' })).headers['content-type']).toBe('image/png');
   });
 });
+
+describe('the offers a Blob is matched against are each endpoint’s own, read once', () => {
+  it('a JPEG Blob answers image/jpeg on the endpoint that produces it, and stays a 500 on one that does not, request after request', async () => {
+    const reports: [unknown, ErrorInfo][] = [];
+    const api = createApi({
+      onError: (error, info) => reports.push([error, info]),
+      endpoints: [
+        endpoint('GET', '/avatar', { produces: ['image/png', 'image/jpeg'], handle: () => new Blob([JPEG], { type: 'image/jpeg' }) }),
+        endpoint('GET', '/banner', { produces: ['image/png', 'image/webp'], handle: () => new Blob([JPEG], { type: 'image/jpeg' }) }),
+      ],
+    });
+    for (let round = 0; round < 3; round++) {
+      const avatar = await api.handle({ method: 'GET', url: '/avatar', headers: { accept: round === 2 ? 'image/png' : 'image/*' } });
+      expect(avatar.status).toBe(round === 2 ? 406 : 200);
+      if (round < 2) expect(avatar.headers['content-type']).toBe('image/jpeg');
+      expect((await api.handle({ method: 'GET', url: '/banner' })).status).toBe(500);
+    }
+    expect(reports).toHaveLength(3);
+  });
+});

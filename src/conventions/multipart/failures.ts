@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError, PayloadTooLargeError, withoutStack } from '../../core/errors.js';
+import { BadRequestError, HttpError, PayloadTooLargeError, UnsupportedMediaTypeError, withoutStack } from '../../core/errors.js';
 import { ERROR_CODES } from '../../core/error-codes.js';
 import { OUTCOMES } from '../../core/outcomes.js';
 
@@ -12,6 +12,28 @@ export const LIMIT_FAILURES = {
   fileSize: (limit: number) => withoutStack(() => new PayloadTooLargeError(`A file is larger than ${limit} bytes`, { code: ERROR_CODES.FILE_TOO_LARGE })),
   fieldSize: (limit: number) => withoutStack(() => new PayloadTooLargeError(`A field is longer than ${limit} bytes`, { code: ERROR_CODES.FIELD_TOO_LARGE })),
   headerPairs: (limit: number) => withoutStack(() => new BadRequestError(`A part has more than ${limit} header lines`, { code: ERROR_CODES.TOO_MANY_PART_HEADERS })),
+};
+
+const quoted = (text: string): string => JSON.stringify(text.slice(0, 64));
+
+/**
+ * The answers of a file that an endpoint's `fileFields` do not take: refused before the handler sees it.
+ *
+ * @example
+ * reading.fail(FILE_FAILURES.type('photo', 'text/html', ['image/*'])); // 415 RC_UNSUPPORTED_FILE_TYPE
+ */
+export const FILE_FAILURES = {
+  undeclared: (field: string, declared: readonly string[]) =>
+    withoutStack(
+      () =>
+        new BadRequestError(`The file ${quoted(field)} is not one this endpoint takes; ${declared.length === 0 ? 'it takes no files' : `it takes files under ${declared.map(quoted).join(', ')}`}`, {
+          code: ERROR_CODES.UNEXPECTED_FILE,
+        }),
+    ),
+  type: (field: string, type: string, types: readonly string[]) =>
+    withoutStack(() => new UnsupportedMediaTypeError(`The file ${quoted(field)} is of type ${quoted(type)}; this endpoint takes ${types.join(', ')} there`, { code: ERROR_CODES.UNSUPPORTED_FILE_TYPE })),
+  count: (field: string, max: number) =>
+    withoutStack(() => new PayloadTooLargeError(`The body holds more than ${max} ${max === 1 ? 'file' : 'files'} under ${quoted(field)}`, { code: ERROR_CODES.TOO_MANY_FIELD_FILES })),
 };
 
 /**

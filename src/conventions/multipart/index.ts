@@ -3,7 +3,9 @@ import type { Exchange, Step } from '../../core/exchange.js';
 import { arrayKeys } from '../../core/query-arrays.js';
 import type { Convention, EndpointBuild, EndpointParts } from '../../core/seam.js';
 import { isStandardSchema } from '../../core/standard-schema.js';
+import { fileRulesOf, type FileField, type FileFields, type FileRules } from './file-fields.js';
 import { checkLimits, limitsOf, type MultipartLimits, type PartLimits } from './limits.js';
+import { multipartPart } from './openapi.js';
 import { PartsReading } from './parts.js';
 
 /**
@@ -24,6 +26,22 @@ const MULTIPART = 'multipart/form-data';
 export type MultipartOptions = MultipartLimits;
 
 /**
+ * What an endpoint declares under `conventions: { multipart: {...} }`: its own limits, over the
+ * module's, and its `fileFields`: the names its files come under, the media types each takes and how
+ * many files each takes. With `fileFields`, a file under another name is a 400
+ * (`RC_UNEXPECTED_FILE`), of another type a 415 (`RC_UNSUPPORTED_FILE_TYPE`), past a field's `max`
+ * a 413 (`RC_TOO_MANY_FIELD_FILES`), each before the handler sees the file; the OpenAPI document
+ * lists the fields in the body's schema and their types in its `encoding`. Without it, files come
+ * under any name.
+ *
+ * @example
+ * const declared: MultipartDeclaration = { files: 6, fileFields: { photo: 'image/*', attachments: { type: 'application/pdf', max: 5 } } };
+ */
+export interface MultipartDeclaration extends MultipartLimits {
+  fileFields?: FileFields;
+}
+
+/**
  * The module that reads `multipart/form-data` bodies, for `createApi({ use: [multipart()] })`. An
  * endpoint that consumes `multipart/form-data` gets its fields (in the order sent, a repeated name
  * as an array) as `ctx.body`, validated by its body schema before the handler runs, and its files as
@@ -41,7 +59,7 @@ export type MultipartOptions = MultipartLimits;
  *       consumes: ['multipart/form-data'],
  *       body: z.object({ title: z.string() }),
  *       bodyLimit: 60 * 1024 * 1024,
- *       conventions: { multipart: { files: 1 } },
+ *       conventions: { multipart: { fileFields: { photo: 'image/*' } } },
  *       handle: async (ctx) => {
  *         for await (const file of ctx.files!) await pipeline(file.stream, createWriteStream(join(dir, randomUUID())));
  *         return { title: ctx.body.title };
@@ -54,23 +72,32 @@ export function multipart(options: MultipartOptions = {}): Convention {
   const given = checkLimits(options, 'multipart()');
   return Object.freeze({
     name: 'multipart',
+    openapi: multipartPart,
     endpoint(endpoint: Endpoint, declared: unknown, build: EndpointBuild): EndpointParts | undefined {
       const consumes = endpoint.consumes.some((type) => type.toLowerCase() === MULTIPART);
       if (!consumes) {
-        if (declared !== undefined) throw new TypeError(`${build.where}: it declares multipart limits, and does not consume ${MULTIPART}; add it to "consumes", or drop conventions.multipart`);
+        if (declared !== undefined) throw new TypeError(`${build.where}: it declares conventions.multipart (limits or fileFields), and does not consume ${MULTIPART}; add it to "consumes", or drop conventions.multipart`);
         return undefined;
       }
-      const limits = limitsOf(checkLimits(declared, `${build.where}: conventions.multipart`), given, endpoint.bodyLimit ?? build.settings.bodyLimit);
+      const { fileFields, ...own } = isRecord(declared) ? (declared as MultipartDeclaration) : { fileFields: undefined };
+      const limits = limitsOf(checkLimits(isRecord(declared) ? own : declared, `${build.where}: conventions.multipart`), given, endpoint.bodyLimit ?? build.settings.bodyLimit);
       const arrays = isStandardSchema(endpoint.body) ? arrayKeys(endpoint.body) : [];
-      return { readers: { [MULTIPART]: readParts(limits, arrays) }, settle: closeParts };
+      let rules: FileRules | undefined;
+      if (fileFields !== undefined) {
+        if (!isStandardSchema(endpoint.body) && endpoint.body !== 'unvalidated') {
+          throw new TypeError(`${build.where}: it declares fileFields, and its body is ${JSON.stringify(endpoint.body)}, which multipart() does not read; give "body" a schema of the fields or 'unvalidated', or drop fileFields`);
+        }
+        rules = fileRulesOf(fileFields, endpoint.body, limits.files, build.where);
+      }
+      return { readers: { [MULTIPART]: readParts(limits, arrays, rules) }, settle: closeParts };
     },
   });
 }
 
-function readParts(limits: PartLimits, arrays: readonly string[]): Step {
+function readParts(limits: PartLimits, arrays: readonly string[], rules: FileRules | undefined): Step {
   return (exchange) => {
     const bodyLimit = exchange.compiled.bodyRules!.limit;
-    const reading = new PartsReading(exchange, limits, bodyLimit, arrays);
+    const reading = new PartsReading(exchange, limits, bodyLimit, arrays, rules);
     (exchange.notes ??= {}).multipart = reading;
     exchange.stop = () => reading.stop();
     return reading.fieldsRead;
@@ -83,4 +110,8 @@ function closeParts(exchange: Exchange): undefined {
   return undefined;
 }
 
-export type { MultipartLimits };
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export type { FileField, FileFields, MultipartLimits };

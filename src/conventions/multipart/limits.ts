@@ -44,6 +44,7 @@ export function checkLimits(value: unknown, what: string): MultipartLimits {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError(`${what} must be an object of limits, such as { fileSize: 10 * 1024 * 1024, files: 1 }`);
   for (const [name, limit] of Object.entries(value)) {
+    if (name === 'fileFields') throw new TypeError(`${what} has "fileFields", which belong to the endpoint that takes the files; declare them in its conventions: { multipart: { fileFields: {...} } }`);
     if (!(NAMES as readonly string[]).includes(name)) throw new TypeError(`${what} has "${name}", which is no limit of a multipart body; use ${NAMES.join(', ')}`);
     const least = name === 'headerPairs' ? 1 : 0;
     if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < least) throw new TypeError(`${what}: "${name}" must be a whole number, at least ${least}; got ${String(limit)}`);

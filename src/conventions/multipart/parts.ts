@@ -6,6 +6,7 @@ import { isHttpError } from '../../core/errors.js';
 import type { Exchange } from '../../core/exchange.js';
 import { single } from '../../core/request.js';
 import type { UploadedFile } from '../../core/uploads.js';
+import { refusalOf, type FileRules } from './file-fields.js';
 import { answered, fieldAfterFile, LIMIT_FAILURES, malformedParts, outOfTime } from './failures.js';
 import type { PartLimits } from './limits.js';
 
@@ -29,12 +30,15 @@ export class PartsReading {
   /** Ends the wait of a write that busboy holds back, when the reading fails while it waits. */
   private written: (() => void) | undefined;
   private readonly boy: InstanceType<typeof Busboy> | undefined;
+  /** The files taken so far under each declared name. */
+  private readonly fileCounts = new Map<string, number>();
 
   constructor(
     private readonly exchange: Exchange,
     private readonly limits: PartLimits,
     private readonly bodyLimit: number,
     private readonly arrays: readonly string[],
+    private readonly fileRules: FileRules | undefined = undefined,
   ) {
     this.fieldsRead = new Promise((resolve, reject) => (this.settleFields = { resolve, reject }));
     // Nobody may wait on it (a failure after the handler ran): its rejection is no one's to handle.
@@ -63,6 +67,11 @@ export class PartsReading {
     });
     boy.on('file', (field: string, stream: Readable & { truncated?: boolean }, filename: string | undefined, _encoding: string, type: string) => {
       if (this.failure !== undefined) return void stream.resume();
+      const refused = this.fileRules === undefined ? undefined : refusalOf(this.fileRules, field, type, this.fileCounts);
+      if (refused !== undefined) {
+        stream.resume();
+        return this.fail(refused);
+      }
       // A file the handler holds unread may be failed (a deadline, a limit): with no reader, its error
       // would be uncaught. A reader still gets it: a stream tells every listener.
       stream.on('error', ignore);
