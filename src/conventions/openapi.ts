@@ -1,9 +1,7 @@
-import type { Convention } from '../core/seam.js';
 import type { OpenApiPart } from '../openapi/part.js';
 import { conditionalPart } from './conditional/openapi.js';
 import { listsPart } from './lists/openapi.js';
 import { mergePatchPart } from './merge-patch/openapi.js';
-import { ranges } from './ranges/index.js';
 import { rangesPart } from './ranges/openapi.js';
 
 /**
@@ -17,11 +15,12 @@ export const OPENAPI_PARTS: readonly OpenApiPart[] = [listsPart, conditionalPart
 
 /**
  * The parts of restcanon's conventions that no declaration of an endpoint asks for, by their
- * module: the document has one only where the API has its module (a GET of bytes answers `Range`
- * only on an API with `ranges`). Kept here rather than as the module's `openapi`, so that an API
- * that serves no document does not load them.
+ * module's name: the document has one only where the API has that module (a GET of bytes answers
+ * `Range` only on an API with `ranges`). By name, as an endpoint finds a convention, so that an API
+ * built by another copy of restcanon (its CommonJS build, say) is documented alike; kept here rather
+ * than as the module's `openapi`, so that an API that serves no document does not load them.
  *
  * @example
- * const part = MODULE_PARTS.get(ranges); // rangesPart
+ * const part = MODULE_PARTS.get('ranges'); // rangesPart
  */
-export const MODULE_PARTS: ReadonlyMap<Convention, OpenApiPart> = /* @__PURE__ */ new Map([[ranges, rangesPart]]);
+export const MODULE_PARTS: ReadonlyMap<string, OpenApiPart> = /* @__PURE__ */ new Map([['ranges', rangesPart]]);

@@ -117,6 +117,8 @@ const OWN_OPTION: Readonly<Record<string, string>> = {
   mergePatch: 'update\'s "merge"',
   projection: '"response"',
   cors: 'createApi\'s "cors"',
+  ranges: '"produces" (a GET of bytes answers Range)',
+  events: '"produces" and "events"',
 };
 
 /**

@@ -149,7 +149,7 @@ export function buildDocument(api: Api, options: OpenApiOptions, served: string 
   // Security is described when some route needs a caller: a 401 is among its outcomes.
   const authenticates = api.routes.some((route) => route.outcomes.includes('unauthorized'));
   const schemes = authenticates ? (options.securitySchemes ?? securitySchemeOf(api.challenge)) : undefined;
-  const parts = [...OPENAPI_PARTS, ...api.modules.flatMap((module) => [MODULE_PARTS.get(module) ?? (module.openapi as OpenApiPart | undefined)].filter((part) => part !== undefined))];
+  const parts = [...OPENAPI_PARTS, ...api.modules.flatMap((module) => [(module.openapi as OpenApiPart | undefined) ?? MODULE_PARTS.get(module.name)].filter((part) => part !== undefined))];
   const build: Build = { api, book, schemes, usedIds: new Set(), tags: new Map(), served: served === undefined ? undefined : joinPaths('/', served), parts };
   // The item of a collection takes its name first (`User`), so that an endpoint that answers it too does not name it.
   for (const { endpoint } of api.routes) if (endpoint.response?.array === true) book.name(endpoint.response.schema, modelNames(endpoint.operation, endpoint.path, 'item'));

@@ -30,8 +30,7 @@ const EVENT_STREAM = 'text/event-stream';
 export const events: Convention = {
   name: 'events',
   rank: 80,
-  endpoint(endpoint, declared, { where }): EndpointParts | undefined {
-    if (declared !== undefined) throw new TypeError(`${where}: conventions.events is given, and the events convention takes no declaration; set keep-alive comments with the endpoint's "events" option`);
+  endpoint(endpoint): EndpointParts | undefined {
     if (!endpoint.produces?.some((type) => parseMediaType(type)?.essence === EVENT_STREAM)) return undefined;
     return { writers: { [EVENT_STREAM]: writeEvents(endpoint.events?.keepAlive ?? DEFAULT_KEEP_ALIVE) } };
   },

@@ -1,6 +1,5 @@
-import type { ApiResponse } from '../../core/contract.js';
 import type { ByteHook } from '../../core/exchange.js';
-import { parseMediaType } from '../../core/media-type.js';
+import { isByteType, producedFormats } from '../../core/produces.js';
 import type { Convention, EndpointParts } from '../../core/seam.js';
 import { RANGE_NOT_SATISFIABLE, ranged } from './byte-ranges.js';
 
@@ -10,7 +9,6 @@ import { RANGE_NOT_SATISFIABLE, ranged } from './byte-ranges.js';
  * a server ignore it.
  */
 
-const EVENT_STREAM = 'text/event-stream';
 const STATUSES: readonly number[] = [RANGE_NOT_SATISFIABLE];
 
 /**
@@ -29,19 +27,17 @@ const STATUSES: readonly number[] = [RANGE_NOT_SATISFIABLE];
 export const ranges: Convention = {
   name: 'ranges',
   rank: 70,
-  endpoint(endpoint, declared, { settings, where }): EndpointParts | undefined {
-    if (declared !== undefined) throw new TypeError(`${where}: conventions.ranges is given, and the ranges convention takes no declaration: every GET of bytes answers Range; drop it`);
+  endpoint(endpoint, _declared, { settings }): EndpointParts | undefined {
     if (endpoint.method !== 'GET' || endpoint.produces === undefined) return undefined;
-    const written = new Set(settings.formats.map((format) => parseMediaType(format.type)?.essence));
-    const byteTypes = endpoint.produces.map((type) => parseMediaType(type)!.essence).filter((essence) => !written.has(essence));
-    if (!byteTypes.some((essence) => essence !== EVENT_STREAM)) return undefined;
-    return { bytes: byteTypes.includes(EVENT_STREAM) ? besideEvents : ranged, statuses: STATUSES };
+    const events = producedFormats(endpoint.produces, settings.formats).filter(isByteType).map((format) => isEventStream(format.type));
+    if (!events.includes(false)) return undefined;
+    return { bytes: events.includes(true) ? besideEvents : ranged, statuses: STATUSES };
   },
 };
 
 /** On an endpoint that sends server-sent events too: their bytes, a string the handler gave, are one stream, never cut. */
-const besideEvents: ByteHook = (exchange, response, result, bytes) => (isEventStream(response) ? response : ranged(exchange, response, result, bytes));
+const besideEvents: ByteHook = (exchange, response, result, bytes) => (isEventStream(response.headers['content-type']) ? response : ranged(exchange, response, result, bytes));
 
-function isEventStream(response: ApiResponse): boolean {
-  return parseMediaType(String(response.headers['content-type']))?.essence === EVENT_STREAM;
+function isEventStream(type: unknown): boolean {
+  return /^text\/event-stream\s*(;|$)/i.test(String(type));
 }
