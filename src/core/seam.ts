@@ -68,7 +68,7 @@ export interface EndpointParts {
    * `produces` that no format of the API writes.
    */
   readonly writers?: Readonly<Record<string, BodyWriter>> | undefined;
-  /** Sees each answer of bytes or a stream under a type of `produces`, and may give another (see {@link ByteHook}). */
+  /** Sees each answer of bytes or a stream under a type of `produces` (not one a writer gave), and may give another (see {@link ByteHook}). */
   readonly bytes?: ByteHook | undefined;
   /** The statuses its hooks answer that are no outcome of the table (a 416): the endpoint declares them. */
   readonly statuses?: readonly number[] | undefined;
