@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi as createFullApi, endpoint, type ApiResponse, type Format } from '../../../src/index.js';
+import { createApi as createFullApi, endpoint, type ApiResponse, type Serializer } from '../../../src/index.js';
 import { createApi, createEndpointHandler, events } from '../../../src/engine.js';
 import type { MountedServer } from '../../adapters/conformance.js';
 import { SILENT_MOUNTS } from '../../adapters/mounts.js';
@@ -42,7 +42,7 @@ describe('an API from restcanon/engine without events', () => {
   });
 
   it('takes an endpoint whose text/event-stream a format of the API writes: the format answers it', async () => {
-    const sse: Format = { type: 'text/event-stream', contentType: 'text/event-stream; charset=utf-8', serialize: (value) => `data: ${JSON.stringify(value)}\n\n` };
+    const sse: Serializer = { type: 'text/event-stream', contentType: 'text/event-stream; charset=utf-8', serialize: (value) => `data: ${JSON.stringify(value)}\n\n` };
     const api = createApi({ formats: [sse], endpoints: [endpoint('GET', '/feed', { produces: ['text/event-stream'], handle: () => ({ n: 1 }) })] });
     const response = await api.handle({ method: 'GET', url: '/feed' });
     expect(response.status).toBe(200);
