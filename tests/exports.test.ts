@@ -41,6 +41,7 @@ describe('public exports', () => {
         "createEndpointHandler",
         "createRouter",
         "defineEndpoint",
+        "events",
         "isEmptyBodyStatus",
         "lintPath",
         "lintPaths",
@@ -48,6 +49,7 @@ describe('public exports', () => {
         "mergePatch",
         "ownership",
         "projection",
+        "ranges",
         "statusText",
       ]
     `);

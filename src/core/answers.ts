@@ -15,8 +15,6 @@ import { payloadOf, whyUnwritable } from './writable.js';
 import { byteBodyOf, type ByteBody } from './byte-results.js';
 import { isByteType } from './produces.js';
 import { formatOfResult } from './blob-type.js';
-import { ranged } from './byte-ranges.js';
-import { DEFAULT_KEEP_ALIVE, eventAnswer, isEventSource, isEventStream } from './event-answers.js';
 import type { Serializer } from '../formats/formats.js';
 
 /**
@@ -180,10 +178,11 @@ export function succeed(exchange: Exchange): ApiResponse {
   // An endpoint that produces types of its own answers bytes and streams as they are.
   if (compiled.produced !== undefined) {
     const byteType = isByteType(format);
-    if (byteType && isEventSource(body) && isEventStream(format)) {
-      const answer = eventAnswer(status, headers, body, endpoint.events?.keepAlive ?? DEFAULT_KEEP_ALIVE);
-      if (cookies !== undefined) withCookies(answer.headers, cookies);
-      return answer;
+    // A type a convention writes (server-sent events): its answer, unless the result is none it writes.
+    const written = compiled.writers?.get(format)?.(exchange, status, headers, body);
+    if (written !== undefined) {
+      if (cookies !== undefined) withCookies(written.headers, cookies);
+      return written;
     }
     // A string is data to a format (JSON writes it quoted), bytes under a type of bytes.
     const bytes = byteType || typeof body !== 'string' ? byteBodyOf(body) : undefined;
@@ -204,9 +203,9 @@ export function succeed(exchange: Exchange): ApiResponse {
  * `Content-Length` where the length is known, and its payload or its stream.
  *
  * The one place where a byte or stream answer is made, before the settle and finish hooks see it:
- * what transforms such an answer goes here, on the response this builds, with the request in
- * `exchange` (a `Range` answered 206 or 416 from a payload or a Blob of known length; the events of
- * `text/event-stream` encoded into the stream).
+ * what transforms such an answer is a convention's byte hook (`bytes` of the seam), given the
+ * response this builds, with the request in `exchange` (the `ranges` convention answers a `Range`
+ * 206 or 416 from a payload or a Blob of known length).
  */
 function byteAnswer(exchange: Exchange, status: number, headers: Record<string, string>, cookies: string[] | undefined, format: Serializer, result: unknown, bytes: ByteBody): ApiResponse {
   const type = isByteType(format) ? format.type : format.contentType;
@@ -214,8 +213,9 @@ function byteAnswer(exchange: Exchange, status: number, headers: Record<string, 
   if (bytes.length !== undefined) headers['content-length'] = String(bytes.length);
   const response: ApiResponse = { status, headers: cookies === undefined ? headers : withCookies(headers, cookies), body: bytes.payload, payload: bytes.payload };
   if (bytes.stream !== undefined) response.stream = bytes.stream;
-  // Ranges of a whole body of known length, which a GET answered 200 has.
-  return bytes.length !== undefined && status === 200 && exchange.compiled.endpoint.method === 'GET' && !isEventStream(format) ? ranged(exchange, response, result, bytes) : response;
+  // What the endpoint's conventions make of it: the ranges of a `Range`.
+  const hook = exchange.compiled.bytes;
+  return hook === undefined ? response : hook(exchange, response, result, bytes);
 }
 
 /** An answer's headers with the lines of its `Set-Cookie`. */

@@ -1,11 +1,11 @@
 import { BODY_METHODS } from './http.js';
 import { FORM_TYPE, type BodyRules } from './body.js';
 import { readsBody, type Endpoint } from './endpoint.js';
-import type { AnswerHook, Compiled, FinishHook, SettleHook, Step } from './exchange.js';
+import type { AnswerHook, BodyWriter, ByteHook, Compiled, FinishHook, SettleHook, Step } from './exchange.js';
 import { joinPaths } from './path.js';
-import { createNegotiator } from '../formats/formats.js';
+import { createNegotiator, type Serializer } from '../formats/formats.js';
 import { isByteType, producedFormats } from './produces.js';
-import { RANGE_NOT_SATISFIABLE } from './byte-ranges.js';
+import { parseMediaType } from './media-type.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
 import type { Settings } from './settings.js';
@@ -73,9 +73,11 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
     outcomes,
     item: (OUTCOMES[endpoint.operation] as OutcomeRow).item === true,
     choices: new Set([endpoint.operation, ...(endpoint.outcomes ?? [])]),
-    statuses: statusesOf(outcomes, produced, endpoint, settings),
+    statuses: new Set([...outcomes.map((outcome) => settings.policy.decide(outcome)), ...parts.flatMap((part) => part.statuses ?? [])]),
     undeclared: new Set(),
     produced,
+    writers: produced === undefined ? undefined : writersOf(produced, parts, where),
+    bytes: produced === undefined ? undefined : byteHooks(parts.flatMap((part) => (part.bytes === undefined ? [] : [part.bytes]))),
     negotiator: produced === undefined ? undefined : createNegotiator(produced),
     stringify: compileStringify(endpoint, settings),
     answer: chain(parts.flatMap((part) => (part.answer === undefined ? [] : [part.answer]))),
@@ -87,8 +89,8 @@ export function compile(endpoint: Endpoint, template: string, settings: Settings
 
 /** What a convention gives for an endpoint, checked: steps at known phases that are functions, and hooks that are functions. */
 function checkedParts(given: unknown, what: string): EndpointParts {
-  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project, settle, finish, readers } or undefined`);
-  const { steps, answer, project, settle, finish, readers } = given as EndpointParts;
+  if (typeof given !== 'object' || given === null) throw new TypeError(`${what} gave ${given === null ? 'null' : typeof given} for it; give { steps, answer, project, settle, finish, readers, writers, bytes, statuses } or undefined`);
+  const { steps, answer, project, settle, finish, readers, writers, bytes, statuses } = given as EndpointParts;
   if (steps !== undefined && !Array.isArray(steps)) throw new TypeError(`${what} gave "steps" that are not an array`);
   for (const step of steps ?? []) {
     if (typeof step !== 'object' || step === null || typeof step.run !== 'function') throw new TypeError(`${what} gave a step without a "run" function`);
@@ -100,7 +102,13 @@ function checkedParts(given: unknown, what: string): EndpointParts {
   if (readers !== undefined && (typeof readers !== 'object' || readers === null || Object.entries(readers).some(([type, reader]) => typeof reader !== 'function' || type !== type.toLowerCase() || !type.includes('/')))) {
     throw new TypeError(`${what} gave "readers" that are not steps by lower-case media type, such as { 'multipart/form-data': readParts }`);
   }
-  for (const [name, hook] of [['answer', answer], ['project', project], ['settle', settle], ['finish', finish]] as const) {
+  if (writers !== undefined && (typeof writers !== 'object' || writers === null || Object.entries(writers).some(([type, writer]) => typeof writer !== 'function' || type !== type.toLowerCase() || !type.includes('/')))) {
+    throw new TypeError(`${what} gave "writers" that are not functions by lower-case media type, such as { 'text/event-stream': writeEvents }`);
+  }
+  if (statuses !== undefined && (!Array.isArray(statuses) || statuses.some((status) => !Number.isInteger(status) || status < 200 || status > 599))) {
+    throw new TypeError(`${what} gave "statuses" that are not an array of HTTP statuses, such as [416]`);
+  }
+  for (const [name, hook] of [['answer', answer], ['project', project], ['settle', settle], ['finish', finish], ['bytes', bytes]] as const) {
     if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`${what} gave ${name === 'answer' ? 'an' : 'a'} "${name}" that is not a function`);
   }
   return given as EndpointParts;
@@ -213,11 +221,32 @@ function stepsOf(endpoint: Endpoint, template: string, bodyRules: BodyRules | un
   return { steps, outcomes: (Object.keys(OUTCOMES) as Outcome[]).filter((outcome) => reached.has(outcome)) };
 }
 
-/** The statuses of an endpoint's outcomes as the policy gives them, and the 416 of a `Range` on a GET of bytes. */
-function statusesOf(outcomes: readonly Outcome[], produced: Compiled['produced'], endpoint: Endpoint, settings: Settings): Set<number> {
-  const statuses = new Set(outcomes.map((outcome) => settings.policy.decide(outcome)));
-  if (endpoint.method === 'GET' && produced?.some(isByteType)) statuses.add(RANGE_NOT_SATISFIABLE);
-  return statuses;
+/** The media types of `produces` the engine does not write itself, with the module that writes each. */
+const MODULE_WRITERS: Readonly<Record<string, { name: string; from: string }>> = { 'text/event-stream': { name: 'events', from: 'restcanon/engine' } };
+
+/**
+ * The writers of an endpoint's byte types, by the format that stands for each; undefined when no
+ * convention writes one. A type only a module writes, without that module, throws.
+ */
+function writersOf(produced: readonly Serializer[], parts: readonly EndpointParts[], where: string): Map<Serializer, BodyWriter> | undefined {
+  const writers = new Map<Serializer, BodyWriter>();
+  for (const format of produced) {
+    if (!isByteType(format)) continue;
+    const essence = parseMediaType(format.type)!.essence;
+    const writer = parts.find((part) => part.writers?.[essence] !== undefined)?.writers![essence];
+    if (writer !== undefined) writers.set(format, writer);
+    const module = MODULE_WRITERS[essence];
+    if (writer === undefined && module !== undefined) {
+      throw new TypeError(`${where}: it produces ${essence}, which the API writes only with a module; add ${module.name} from ${module.from} to createApi({ use: [...] }) (createApi from restcanon has it)`);
+    }
+  }
+  return writers.size === 0 ? undefined : writers;
+}
+
+/** The byte hooks of an endpoint as one, each given the answer the one before it gave; undefined when there are none. */
+function byteHooks(hooks: readonly ByteHook[]): ByteHook | undefined {
+  if (hooks.length <= 1) return hooks[0];
+  return (exchange, response, result, bytes) => hooks.reduce((answer, hook) => hook(exchange, answer, result, bytes), response);
 }
 
 /** The answer hooks of an endpoint as one, in the order of its conventions; undefined when there are none. */

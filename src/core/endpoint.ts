@@ -1,4 +1,3 @@
-import type { EventsOptions } from './event-answers.js';
 import type { Promisable } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { ApiRequest, HeaderRecord, Logger, QueryRecord, ResponseHeaders } from './contract.js';
 import type { CookieOptions } from './cookies.js';
@@ -306,3 +305,13 @@ export function readsBody(endpoint: Pick<Endpoint, 'body'>): boolean {
   return endpoint.body !== undefined && endpoint.body !== 'ignored';
 }
 
+/**
+ * An endpoint's `events`: options of the server-sent events it sends.
+ *
+ * @example
+ * const events: EventsOptions = { keepAlive: 30_000 };
+ */
+export interface EventsOptions {
+  /** Milliseconds of silence after which a comment goes out, so that proxies keep the connection; 15 000 when left out, 0 for none. */
+  readonly keepAlive?: number | undefined;
+}

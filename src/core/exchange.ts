@@ -1,5 +1,6 @@
 import type { ApiResponse, HeaderRecord } from './contract.js';
 import type { BodyRules } from './body.js';
+import type { ByteBody } from './byte-results.js';
 import type { AnyContext, Endpoint } from './endpoint.js';
 import type { IssueList } from './validation.js';
 import type { Outcome } from './outcomes.js';
@@ -42,6 +43,27 @@ export type FinishHook = (exchange: Exchange, response: ApiResponse) => void;
  */
 export type SettleHook = (exchange: Exchange, response: ApiResponse) => PromiseLike<unknown> | undefined | void;
 
+/**
+ * Writes a success of one negotiated media type itself (server-sent events): gives the answer, or
+ * undefined for a result it does not write, which the engine then answers as bytes. `headers` are
+ * the answer's so far (the handler's, `Vary`); the engine adds the cookies.
+ *
+ * @example
+ * const writeCsv: BodyWriter = (exchange, status, headers, body) => (Array.isArray(body) ? csvAnswer(status, headers, body) : undefined);
+ */
+export type BodyWriter = (exchange: Exchange, status: number, headers: Record<string, string>, body: unknown) => ApiResponse | undefined;
+
+/**
+ * Sees a success answered with bytes or a stream under a type of `produces`, its headers complete,
+ * and gives the answer that goes out: that one, changed or not, or another (a 206 of a `Range`);
+ * what it throws is answered as a problem (a 416). `result` is what the handler returned, `bytes`
+ * what the engine made of it (a payload or a stream, and its length where known).
+ *
+ * @example
+ * const stamp: ByteHook = (exchange, response) => ((response.headers['x-bytes'] = '1'), response);
+ */
+export type ByteHook = (exchange: Exchange, response: ApiResponse, result: unknown, bytes: ByteBody) => ApiResponse;
+
 /** An endpoint prepared once, when the API is built. */
 export interface Compiled {
   endpoint: Endpoint;
@@ -61,6 +83,10 @@ export interface Compiled {
   undeclared: Set<number>;
   /** The formats of its `produces` (a stand-in for each type no API format writes); undefined without one. */
   produced: readonly Serializer[] | undefined;
+  /** The writers of its conventions by the format of `produced` each writes; undefined when none does. */
+  writers: ReadonlyMap<Serializer, BodyWriter> | undefined;
+  /** What its conventions do to a byte answer, in order; undefined when none does. */
+  bytes: ByteHook | undefined;
   /** Negotiates `Accept` against `produced`; undefined where the API's formats are negotiated. */
   negotiator: { content(accept: string | undefined): Serializer | undefined } | undefined;
   /** The endpoint's JSON serializer, compiled from its response schema by `serializerCompiler`. */

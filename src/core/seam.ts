@@ -1,6 +1,6 @@
 import type { Answer, ApiRequest } from './contract.js';
 import type { Endpoint } from './endpoint.js';
-import type { AnswerHook, FinishHook, SettleHook, Step } from './exchange.js';
+import type { AnswerHook, BodyWriter, ByteHook, FinishHook, SettleHook, Step } from './exchange.js';
 import type { Outcome } from './outcomes.js';
 import type { Settings } from './settings.js';
 
@@ -62,6 +62,16 @@ export interface EndpointParts {
    * the body schema then validates. Only for a type the endpoint consumes, on a raw body.
    */
   readonly readers?: Readonly<Record<string, Step>> | undefined;
+  /**
+   * Writes the success of a media type itself, instead of the engine (`text/event-stream`), by its
+   * `type/subtype` in lower case (see {@link BodyWriter}). Only for a type of the endpoint's
+   * `produces` that no format of the API writes.
+   */
+  readonly writers?: Readonly<Record<string, BodyWriter>> | undefined;
+  /** Sees each answer of bytes or a stream under a type of `produces` (not one a writer gave), and may give another (see {@link ByteHook}). */
+  readonly bytes?: ByteHook | undefined;
+  /** The statuses its hooks answer that are no outcome of the table (a 416): the endpoint declares them. */
+  readonly statuses?: readonly number[] | undefined;
 }
 
 /** What a convention knows of the endpoint it builds for. */

@@ -1,6 +1,6 @@
 import { BODY_METHODS } from '../core/http.js';
 import { checkProduces } from '../core/produces.js';
-import { checkEvents } from '../core/event-answers.js';
+import { checkEvents } from '../conventions/events/declare.js';
 import { ERROR_OUTCOMES, SUCCESS_OUTCOMES } from '../core/outcomes.js';
 import { checkOptions } from '../core/options.js';
 import { checkSchema, isStandardSchema } from '../core/standard-schema.js';
@@ -117,6 +117,8 @@ const OWN_OPTION: Readonly<Record<string, string>> = {
   mergePatch: 'update\'s "merge"',
   projection: '"response"',
   cors: 'createApi\'s "cors"',
+  ranges: '"produces" (a GET of bytes answers Range)',
+  events: '"produces" and "events"',
 };
 
 /**

@@ -1,7 +1,6 @@
-import type { EventsOptions } from '../core/event-answers.js';
 import type { Promisable, Simplify } from 'type-fest' with { 'resolution-mode': 'import' };
 import type { HeaderRecord, QueryRecord } from '../core/contract.js';
-import type { Authorize, ChosenOutcome, Context, DeclaredErrors, BodyOption, Principal } from '../core/endpoint.js';
+import type { Authorize, ChosenOutcome, Context, DeclaredErrors, BodyOption, EventsOptions, Principal } from '../core/endpoint.js';
 import type { PathParams } from '../core/path.js';
 import type { Operation } from '../core/policy.js';
 import type { InferInput, InferOutput, StandardSchema } from '../core/standard-schema.js';

@@ -8,7 +8,7 @@ import { checkSchema, isStandardSchema, type StandardSchema } from '../core/stan
 import type { PartSchema } from '../core/validation.js';
 import { readsBody, type Authorize, type BodyOption, type ChosenOutcome, type CurrentItem, type DeclaredErrors, type Endpoint } from '../core/endpoint.js';
 import { checkProduces } from '../core/produces.js';
-import { checkEvents } from '../core/event-answers.js';
+import { checkEvents } from '../conventions/events/declare.js';
 import { checkConditional } from '../conventions/conditional/declare.js';
 import type { EndpointConfig, EndpointFacts, ResultOf } from './endpoint-config.js';
 import { checkBodyOption, declaredConventions, freezeEndpoint, publicRule } from './endpoint-checks.js';

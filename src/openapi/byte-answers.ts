@@ -1,11 +1,16 @@
 /**
- * What the OpenAPI document says of the byte answers of `produces` beyond their content: the
- * ranges of a GET (the `Range` and `If-Range` parameters, 206 and 416), and a stream of
- * server-sent events.
+ * What the OpenAPI document says of the byte answers of `produces`: their content, as bytes of a
+ * media type, text, or a stream of server-sent events.
  */
 import type { JsonSchema } from './schemas.js';
 
-const essenceOf = (type: string): string => type.split(';')[0]!.trim().toLowerCase();
+/**
+ * The `type/subtype` of a media type in lower case.
+ *
+ * @example
+ * essenceOf('Text/CSV; charset=utf-8'); // 'text/csv'
+ */
+export const essenceOf = (type: string): string => type.split(';')[0]!.trim().toLowerCase();
 
 /**
  * The types of `produces` that no API format writes: those answered as bytes.
@@ -16,18 +21,6 @@ const essenceOf = (type: string): string => type.split(';')[0]!.trim().toLowerCa
 export function byteTypesOf(produces: readonly string[] | undefined, formats: readonly { type: string }[]): string[] {
   if (produces === undefined) return [];
   return produces.filter((type) => !formats.some((format) => essenceOf(format.type) === essenceOf(type)));
-}
-
-/**
- * The byte types of a GET whose answers may be cut into ranges: all but `text/event-stream`, whose
- * stream has no length.
- *
- * @example
- * rangedTypesOf({ method: 'GET', produces: ['application/pdf'] }, formats); // ['application/pdf']
- */
-export function rangedTypesOf(endpoint: { method: string; produces?: readonly string[] | undefined }, formats: readonly { type: string }[]): string[] {
-  if (endpoint.method !== 'GET') return [];
-  return byteTypesOf(endpoint.produces, formats).filter((type) => essenceOf(type) !== 'text/event-stream');
 }
 
 /**
@@ -45,34 +38,3 @@ export function byteContent(type: string): JsonSchema {
   }
   return { schema: essence.startsWith('text/') ? { type: 'string' } : { type: 'string', contentMediaType: essence } };
 }
-
-/**
- * The header parameters of a GET whose answer may be cut into ranges.
- *
- * @example
- * operation.parameters.push(...RANGE_PARAMETERS);
- */
-export const RANGE_PARAMETERS: readonly JsonSchema[] = [
-  { name: 'Range', in: 'header', required: false, description: 'The byte ranges to answer (`bytes=0-99`, `bytes=-500`, several joined by commas), answered 206; ignored when malformed.', schema: { type: 'string', pattern: '^bytes=' } },
-  { name: 'If-Range', in: 'header', required: false, description: 'The strong ETag or the Last-Modified date of the copy the client holds: the Range applies only while it is current, else the whole body is answered.', schema: { type: 'string' } },
-];
-
-/**
- * The 206 of a GET of bytes: one range in the type of the body, several as `multipart/byteranges`.
- *
- * @example
- * responses['206'] = partialResponse(['application/pdf']);
- */
-export function partialResponse(byteTypes: readonly string[]): JsonSchema {
-  return {
-    description: 'Partial Content: the ranges of the body that Range asks for, one as it is, several as multipart/byteranges.',
-    headers: { 'Content-Range': { description: 'The range sent and the length of the whole body: `bytes 0-99/1000` (one range only).', schema: { type: 'string' } } },
-    content: { ...Object.fromEntries(byteTypes.map((type) => [type, byteContent(type)])), 'multipart/byteranges': { schema: { type: 'string' } } },
-  };
-}
-
-/** What a 416 means on a GET of bytes, and its header. */
-export const RANGE_NOT_SATISFIABLE = {
-  reason: 'no range of Range lies within the body',
-  headers: { 'Content-Range': { description: 'The length of the whole body: `bytes */1000`.', schema: { type: 'string' } } },
-} as const;

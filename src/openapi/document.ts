@@ -13,10 +13,10 @@ import { isStandardSchema, jsonSchemaOf, type StandardSchema } from '../core/sta
 import { capitalize, modelNames, nounPhrase, operationName, optionsName, summaryOf, uniqueName } from './names.js';
 import { COMPONENTS, OWN_SCHEMAS, refTo, type JsonSchema } from './schemas.js';
 import { isXml, markArrays, xmlProblem, xmlResult } from './xml-hints.js';
-import { OPENAPI_PARTS } from '../conventions/openapi.js';
-import type { OpenApiPart, PartBook } from './part.js';
+import { MODULE_PARTS, OPENAPI_PARTS } from '../conventions/openapi.js';
+import type { OpenApiPart, PartAnswers, PartBook } from './part.js';
 import { requestBodyOf } from './request-body.js';
-import { byteContent, partialResponse, rangedTypesOf, RANGE_NOT_SATISFIABLE, RANGE_PARAMETERS } from './byte-answers.js';
+import { byteContent } from './byte-answers.js';
 
 export type { JsonSchema } from './schemas.js';
 
@@ -149,7 +149,7 @@ export function buildDocument(api: Api, options: OpenApiOptions, served: string 
   // Security is described when some route needs a caller: a 401 is among its outcomes.
   const authenticates = api.routes.some((route) => route.outcomes.includes('unauthorized'));
   const schemes = authenticates ? (options.securitySchemes ?? securitySchemeOf(api.challenge)) : undefined;
-  const parts = [...OPENAPI_PARTS, ...api.modules.flatMap((module) => (module.openapi === undefined ? [] : [module.openapi as OpenApiPart]))];
+  const parts = [...OPENAPI_PARTS, ...api.modules.flatMap((module) => [(module.openapi as OpenApiPart | undefined) ?? MODULE_PARTS.get(module.name)].filter((part) => part !== undefined))];
   const build: Build = { api, book, schemes, usedIds: new Set(), tags: new Map(), served: served === undefined ? undefined : joinPaths('/', served), parts };
   // The item of a collection takes its name first (`User`), so that an endpoint that answers it too does not name it.
   for (const { endpoint } of api.routes) if (endpoint.response?.array === true) book.name(endpoint.response.schema, modelNames(endpoint.operation, endpoint.path, 'item'));
@@ -196,13 +196,14 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   if (tag !== undefined) operation.tags = [tag];
   // What the conventions read: query parameters before the endpoint's own query, headers after its headers.
   const added = build.parts.flatMap((part) => part.parameters?.(endpoint, book, name) ?? []);
+  const answers = build.parts.flatMap((part) => part.answers?.(endpoint, build.api.formats) ?? []);
   const parameters = [
     ...pathParameters(endpoint.path, endpoint.params, book, name),
     ...added.filter((parameter) => parameter.in === 'query'),
     ...partParameters(endpoint.query, 'query', book, `${name}Query`),
     ...partParameters(endpoint.headers, 'header', book, `${name}Headers`),
     ...added.filter((parameter) => parameter.in !== 'query'),
-    ...(rangedTypesOf(endpoint, build.api.formats).length > 0 ? RANGE_PARAMETERS : []),
+    ...answers.flatMap((answer) => answer.parameters ?? []),
   ];
   if (parameters.length > 0) operation.parameters = parameters;
   const bodyNames = modelNames(endpoint.operation, endpoint.path, 'body');
@@ -212,7 +213,7 @@ function operationOf(build: Build, route: RouteInfo, allow: string): OpenApiOper
   else if (BODY_METHODS.has(method) && endpoint.body !== undefined && endpoint.body !== 'ignored') {
     operation.requestBody = requestBodyOf(endpoint, () => (isStandardSchema(endpoint.body) ? book.model(endpoint.body, bodyNames) : {}));
   }
-  operation.responses = responsesOf(build, route, allow, successSchema(build, route));
+  operation.responses = responsesOf(build, route, allow, successSchema(build, route), answers);
   if (build.schemes !== undefined && endpoint.public) operation.security = [];
   for (const part of build.parts) part.operation?.(endpoint, operation as unknown as JsonSchema);
   return operation;
@@ -293,11 +294,11 @@ function problemContent(book: SchemaBook, validation: boolean, extensions: reado
   return Object.fromEntries([...types].map((type) => [type, { schema: isXml(type) ? xmlProblem(problem) : problem }]));
 }
 
-function responsesOf(build: Build, route: RouteInfo, allow: string, schema: JsonSchema | undefined): Record<string, JsonSchema> {
+function responsesOf(build: Build, route: RouteInfo, allow: string, schema: JsonSchema | undefined, added: readonly PartAnswers[]): Record<string, JsonSchema> {
   const { api, book } = build;
   const { endpoint } = route;
   const responses: Record<string, JsonSchema> = {};
-  const errors = new Map<number, { reasons: string[]; validation: boolean; extensions: JsonSchema[] }>();
+  const errors = new Map<number, { reasons: string[]; validation: boolean; extensions: JsonSchema[]; headers?: JsonSchema | undefined }>();
   const formatContent = (format: { type: string }): JsonSchema => (schema === undefined ? {} : { schema: isXml(format.type) ? xmlResult(schema) : schema });
   const successContent = endpoint.produces === undefined ? Object.fromEntries(api.formats.map((format) => [format.type, formatContent(format)])) : producedContent(endpoint.produces, api.formats, formatContent);
   for (const outcome of route.outcomes) {
@@ -326,20 +327,19 @@ function responsesOf(build: Build, route: RouteInfo, allow: string, schema: Json
     if (Object.keys(headers).length > 0) response.headers = headers;
     responses[status] = response;
   }
-  // A GET of bytes answers the ranges of a Range, or 416 when none is within the body.
-  const byteTypes = rangedTypesOf(endpoint, api.formats);
-  if (byteTypes.length > 0) {
-    responses[206] = partialResponse(byteTypes);
-    errors.set(416, { reasons: [RANGE_NOT_SATISFIABLE.reason], validation: false, extensions: [] });
+  // What conventions answer besides the outcomes: the 206 and 416 of a Range.
+  for (const answer of added) {
+    for (const [status, response] of Object.entries(answer.successes ?? {})) responses[status] = response;
+    for (const [status, { reason, headers }] of Object.entries(answer.errors ?? {})) errors.set(Number(status), { reasons: [reason], validation: false, extensions: [], headers });
   }
   const problemTypes = new Set(['application/problem+json', ...api.formats.flatMap((format) => (format.problemType === undefined ? [] : [format.problemType]))]);
-  for (const [status, { reasons, validation, extensions }] of [...errors].sort(([a], [b]) => a - b)) {
+  for (const [status, { reasons, validation, extensions, headers: own }] of [...errors].sort(([a], [b]) => a - b)) {
     // The API's own error body goes out in each format's own media type, as its schema says.
     const content = api.problemBody === undefined
       ? problemContent(book, validation, extensions, problemTypes)
       : Object.fromEntries(api.formats.map((format) => [format.type, { schema: api.problemBody!.schema === undefined ? {} : book.model(api.problemBody!.schema, ['ErrorBody']) }]));
     const response: JsonSchema = { description: `${statusText(status)}: ${reasons.join('; or ')}.`, content };
-    const headers = status === 416 ? { ...RANGE_NOT_SATISFIABLE.headers } : errorHeaders(status, api.challenge, endpoint, allow);
+    const headers = own !== undefined ? { ...own } : errorHeaders(status, api.challenge, endpoint, allow);
     if (headers !== undefined) response.headers = headers;
     responses[status] = response;
   }

@@ -35,8 +35,28 @@ export interface OpenApiPart {
   /** The body of a paged list, from the schema of its items. */
   page?(items: JsonSchema): JsonSchema;
   /**
+   * The answers it adds to an operation beyond those of its outcomes, and the header parameters
+   * that ask for them (the ranges of a GET of bytes: `Range`, a 206, a 416), from the API's formats.
+   */
+  answers?(endpoint: Endpoint, formats: readonly { type: string }[]): PartAnswers | undefined;
+  /**
    * What it marks on the whole operation once it is built (`deprecated`, an `x-` extension, headers
    * on every answer): it changes `operation` in place.
    */
   operation?(endpoint: Endpoint, operation: JsonSchema): void;
+}
+
+/**
+ * What a convention's part adds to an operation's answers (see {@link OpenApiPart.answers}).
+ *
+ * @example
+ * const added: PartAnswers = { errors: { 416: { reason: 'no range lies within the body' } } };
+ */
+export interface PartAnswers {
+  /** Header parameters that ask for these answers, after every other parameter. */
+  readonly parameters?: readonly JsonSchema[] | undefined;
+  /** Successes by status, each described whole (description, headers, content). */
+  readonly successes?: Readonly<Record<number, JsonSchema>> | undefined;
+  /** Errors by status: what the status means here, and the headers it carries; its body is the API's problem. */
+  readonly errors?: Readonly<Record<number, { readonly reason: string; readonly headers?: JsonSchema | undefined }>> | undefined;
 }

@@ -16,10 +16,12 @@ import {
   createApi,
   createEndpointHandler,
   defineEndpoint,
+  events,
   lists,
   mergePatch,
   ownership,
   projection,
+  ranges,
   type Convention,
   type Exchange,
   type Phase,
@@ -136,8 +138,8 @@ describe('an endpoint that asks for a convention the API lacks', () => {
   });
 
   it('CONVENTIONS holds each convention of the package, in their order within a phase', () => {
-    expect(CONVENTIONS.map((convention) => convention.name)).toEqual(['cors', 'lists', 'ownership', 'conditional', 'mergePatch', 'projection']);
-    expect(CONVENTIONS).toEqual([cors, lists, ownership, conditional, mergePatch, projection]);
+    expect(CONVENTIONS.map((convention) => convention.name)).toEqual(['cors', 'lists', 'ownership', 'conditional', 'mergePatch', 'projection', 'ranges', 'events']);
+    expect(CONVENTIONS).toEqual([cors, lists, ownership, conditional, mergePatch, projection, ranges, events]);
   });
 });
 

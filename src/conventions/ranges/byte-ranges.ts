@@ -2,18 +2,21 @@
  * Byte ranges of an answer (RFC 9110 §14): a GET answered 200 with a body of known length (bytes, a
  * string, a `Blob`) under a type of `produces` says `Accept-Ranges: bytes`, and its `Range` is
  * answered 206 with the bytes asked for, one range as it is and several as `multipart/byteranges`,
- * or 416 when none lies within the body. Only byte answers come here: a JSON answer pays nothing.
+ * or 416 when none lies within the body. Only byte answers come here, through the seam's byte hook:
+ * a JSON answer pays nothing.
  */
-import type { ApiResponse } from './contract.js';
-import { ERROR_CODES } from './error-codes.js';
-import { HttpError } from './errors.js';
-import type { Exchange } from './exchange.js';
-import { single } from './request.js';
-import { byteBodyOf, Chunks, type ByteBody } from './byte-results.js';
-import { createMultipartByteranges, evaluateRange, formatContentRange, ifRangeHolds } from './ranges.js';
+import type { ApiResponse } from '../../core/contract.js';
+import { ERROR_CODES } from '../../core/error-codes.js';
+import { HttpError } from '../../core/errors.js';
+import type { Exchange } from '../../core/exchange.js';
+import { single } from '../../core/request.js';
+import { byteBodyOf, Chunks, type ByteBody } from '../../core/byte-results.js';
+import { createMultipartByteranges, evaluateRange, formatContentRange, ifRangeHolds } from '../../core/ranges.js';
 
 /** The status of an answer of part of a body; no outcome of the policy, which never moves it. */
 const PARTIAL = 206;
+/** The status of a whole body, the one answer whose ranges are sent. */
+const OK = 200;
 /**
  * The status of a `Range` no part of the body satisfies.
  *
@@ -24,16 +27,18 @@ export const RANGE_NOT_SATISFIABLE = 416;
 const ENCODER = /* @__PURE__ */ new TextEncoder();
 
 /**
- * Adds `Accept-Ranges` to a byte answer of known length, and answers its `Range`: the 200 itself
- * when the request has none, another unit, a malformed or too costly one, or an `If-Range` that does
- * not hold (the validators are the answer's own `ETag` and `Last-Modified`); a 206 of the ranges;
- * throws a 416 when no range is within the body. HEAD is answered as a GET without `Range` (range
- * handling is defined for GET alone). `response` is the 200, its headers complete.
+ * Adds `Accept-Ranges` to a 200 of bytes of known length (any other answer goes out as it is), and
+ * answers its `Range`: the 200 itself when the request has none, another unit, a malformed or too
+ * costly one, or an `If-Range` that does not hold (the validators are the answer's own `ETag` and
+ * `Last-Modified`); a 206 of the ranges; throws a 416 when no range is within the body. HEAD is
+ * answered as a GET without `Range` (range handling is defined for GET alone). `response` is the
+ * answer, its headers complete.
  *
  * @example
  * return ranged(exchange, response, result, bytes);
  */
 export function ranged(exchange: Exchange, response: ApiResponse, result: unknown, bytes: ByteBody): ApiResponse {
+  if (bytes.length === undefined || response.status !== OK) return response;
   const headers = response.headers as Record<string, string>;
   headers['accept-ranges'] = 'bytes';
   const header = exchange.headers.range;
