@@ -56,8 +56,8 @@ const EXAMPLE = `{ photo: 'image/*', attachments: { type: 'application/pdf', max
 
 /**
  * Checks an endpoint's `fileFields` and reads it into rules: names that are no property of the body
- * schema (a name is a field or a file, never both) nor `__proto__`, media types or ranges without parameters, a
- * `max` of at least 1 and at most the endpoint's `files` limit.
+ * schema (a name is a field or a file, never both) nor `__proto__`, media types or ranges without
+ * parameters, a `max` of at least 1 and at most the endpoint's `files` limit.
  *
  * @example
  * fileRulesOf({ photo: 'image/*' }, z.object({ title: z.string() }), 10, 'POST /photos'); // Map { 'photo' => { types: ['image/*'], max: 1, ... } }
