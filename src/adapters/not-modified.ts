@@ -16,14 +16,18 @@ import { CACHE_HEADERS, dateSeconds, evaluate } from '../conventions/conditional
 export type ValidatableAnswer = ApiResponse & { payload: string | Uint8Array };
 
 /**
- * Whether an answer is a successful GET with a body, which a host may give validators of its own.
+ * Whether an answer is a successful GET with a body, which a host may give validators of its own. A
+ * 206 is not: its body is a part, and its validators must be those of the whole (RFC 9110 §15.3.7),
+ * which a tag of the part is not.
  *
  * @example
  * if (isValidatable(req.method, response)) response.headers.etag ??= etagOf(response.payload);
  */
 export function isValidatable(method: string | undefined, response: ApiResponse): response is ValidatableAnswer {
-  return method === 'GET' && response.status >= 200 && response.status < 300 && response.payload !== undefined;
+  return method === 'GET' && response.status >= 200 && response.status < 300 && response.status !== PARTIAL_CONTENT && response.payload !== undefined;
 }
+
+const PARTIAL_CONTENT = 206;
 
 /**
  * The 304 that a GET gets instead of an answer whose validators (`ETag`, `Last-Modified`) say the

@@ -65,3 +65,31 @@ export const isRaw = (body: unknown): body is RawBody => ArrayBuffer.isView(body
  * once(new ReadableStream()); // true
  */
 export const once = (body: unknown): boolean => body instanceof ReadableStream || Symbol.asyncIterator in Object(body);
+
+/**
+ * The body of an answer in memory, as Fetch gives one: its stream pulled as it is read, errored with
+ * the call's signal's reason when that aborts, and its source closed then or when the reader cancels.
+ *
+ * @example
+ * new Response(answerBody(answer.stream, signal));
+ */
+export function answerBody(source: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  const chunks = source[Symbol.asyncIterator]();
+  const close = (): Promise<void> => Promise.resolve(chunks.return?.()).then(ignore, ignore);
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        // Erroring a stream that already ended does nothing; the signal is the call's own, dropped with it.
+        signal?.addEventListener('abort', () => (controller.error(signal.reason), close()), { once: true });
+      },
+      async pull(controller) {
+        const next = await chunks.next();
+        if (!signal?.aborted) (next.done === true ? controller.close() : controller.enqueue(next.value));
+      },
+      cancel: close,
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function ignore(): void {}

@@ -6,7 +6,7 @@
 import type { Api } from '../core/api.js';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import { buildPath } from '../core/path.js';
-import { isJson, isRaw, isText, once, type BodyAs, type RawBody, type ReadAs } from './bodies.js';
+import { answerBody, isJson, isRaw, isText, once, type BodyAs, type RawBody, type ReadAs } from './bodies.js';
 import { retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { ClientMethod, Failure, PagedPaths, Problem, QueryInput, Route, RouteOf, RouteTable, Success, TableShape } from './routes.js';
 
@@ -312,15 +312,22 @@ export function createClient<A = Api>(options: ClientOptions): Client<A> {
         const type = encoded.headers.get('content-type');
         if (type !== null) request.headers['content-type'] ??= type;
       }
-      // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish.
+      // api.handle cannot be stopped: the call rejects with the reason at once and leaves it to finish; a stream it answers then is closed unread.
+      const handled = api.handle(apiRequest);
+      if (signal !== undefined) {
+        handled.then(
+          (late) => void (signal.aborted && late.stream && answerBody(late.stream, undefined).cancel()),
+          () => {},
+        );
+      }
       const answer: ApiResponse = await (signal === undefined
-        ? api.handle(apiRequest)
-        : Promise.race([api.handle(apiRequest), new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
+        ? handled
+        : Promise.race([handled, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
       ({ status } = answer);
       answerHeaders = new Headers();
       // Line by line: `Set-Cookie` is a list, which `getSetCookie()` gives back one by one.
       for (const name in answer.headers) for (const line of each(answer.headers[name])) answerHeaders.append(name, line);
-      response = new Response(answer.stream ? (ReadableStream as unknown as { from(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> }).from(answer.stream) : (answer.payload as BodyInit) || null, { headers: answerHeaders });
+      response = new Response(answer.stream ? answerBody(answer.stream, signal) : (answer.payload as BodyInit) || null, { headers: answerHeaders });
     }
     const type = answerHeaders.get('content-type') ?? '';
     const as = status < 300 && status !== 204 ? (parts.as ?? (/^text\/event-stream\s*(;|$)/i.test(type) ? 'stream' : isJson(type) || isText(type) ? undefined : 'blob')) : undefined;

@@ -6,11 +6,17 @@
 
 /** Names longer than this are cut: file systems take about 255, and a header must stay bounded. */
 const MAX_NAME = 255;
+/**
+ * The code units of a name's last segment that are read: a name of a megabyte (one a client sent,
+ * passed on) costs no more than this. Room for 255 characters of two code units each, and for
+ * control characters among them, which are dropped.
+ */
+const MAX_READ = 4 * MAX_NAME;
 
 /**
  * The value of `Content-Disposition` for a download. A name is cut to its last path segment (after
- * `/` or `\`), loses control characters (CR and LF among them), is cut to 255 characters, and
- * is dropped when nothing or only `.` or `..` is left. The ASCII `filename` holds the name with `_`
+ * `/` or `\`), of which no more than 1,020 code units are read, loses control characters (CR and
+ * LF among them), is cut to 255 characters, and is dropped when nothing or only `.` or `..` is left. The ASCII `filename` holds the name with `_`
  * for each character that is not plain printable ASCII or that a quoted string or a client would
  * read specially (`"`, `\`, `%`); `filename*` follows with the whole name, percent-encoded as UTF-8,
  * where the two differ.
@@ -33,11 +39,14 @@ export function contentDisposition(filename?: string): string {
 
 /** The last segment of a name, without control characters, bounded; undefined when nothing is left to name a file. */
 function safeName(filename: string): string | undefined {
-  const segment = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+  let segment = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+  if (segment.length > MAX_READ) segment = segment.slice(0, HIGH_SURROGATE.test(segment[MAX_READ - 1]!) ? MAX_READ - 1 : MAX_READ);
   // Lone surrogates cannot be encoded as UTF-8: each becomes U+FFFD.
   const name = [...segment.replace(LONE_SURROGATE, '\uFFFD').replace(CONTROL, '').trim()].slice(0, MAX_NAME).join('');
   return name === '' || name === '.' || name === '..' ? undefined : name;
 }
+
+const HIGH_SURROGATE = /^[\uD800-\uDBFF]$/;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

@@ -322,7 +322,8 @@ export function ifRangeHolds(ifRange: string | undefined, validators: RangeValid
 /**
  * What {@link createMultipartByteranges} takes. `slice(start, end)` returns the bytes of the body
  * from `start` up to but not including `end`, the arguments of `Uint8Array.prototype.subarray` and
- * `Blob.prototype.slice`.
+ * `Blob.prototype.slice`: at once, or as chunks (a `Blob` slice's stream), which go out as they are
+ * read, so that a part of a file is never held whole.
  *
  * @example
  * const bytes = new TextEncoder().encode('Hello, world');
@@ -341,7 +342,7 @@ export interface MultipartByterangesOptions {
   contentType?: string | undefined;
   /** The boundary between parts; a random one when left out. */
   boundary?: string | undefined;
-  slice: (start: number, end: number) => Uint8Array | Promise<Uint8Array>;
+  slice: (start: number, end: number) => Uint8Array | Promise<Uint8Array> | AsyncIterable<Uint8Array>;
 }
 
 /**
@@ -427,11 +428,17 @@ export function createMultipartByteranges(options: MultipartByterangesOptions): 
     async *[Symbol.asyncIterator]() {
       for (const [index, range] of ranges.entries()) {
         yield encoder.encode(heads[index]);
-        const bytes = await slice(range.start, range.end + 1);
-        if (bytes.length !== range.end - range.start + 1) {
-          throw new RangeError(`multipart/byteranges: slice(${range.start}, ${range.end + 1}) returned ${bytes.length} bytes instead of ${range.end - range.start + 1}.`);
+        const size = range.end - range.start + 1;
+        const part = await slice(range.start, range.end + 1);
+        let sent = 0;
+        for await (const bytes of part instanceof Uint8Array ? [part] : part) {
+          sent += bytes.length;
+          if (sent > size) break;
+          yield bytes;
         }
-        yield bytes;
+        if (sent !== size) {
+          throw new RangeError(`multipart/byteranges: slice(${range.start}, ${range.end + 1}) returned ${sent > size ? `more than ${size} bytes` : `${sent} bytes instead of ${size}`}.`);
+        }
       }
       yield encoder.encode(tail);
     },

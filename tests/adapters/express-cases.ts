@@ -2,6 +2,7 @@
  * Express-specific tests, run once with Express 4 and once with Express 5 (their request handling
  * differs: Express 4's body parsers mark `req._body`, Express 5's only end the stream).
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +160,28 @@ export function runExpressSuite(name: string, express: Express): void {
       });
       expect(created.status).toBe(201);
       expect(created.headers.get('etag')).toBeNull();
+    });
+
+    it("a 206 of one range gets no ETag of Express's made from its part, and Range with If-None-Match of that tag is no 304", async () => {
+      const app = express();
+      app.use(toExpress(createApi({ endpoints: [endpoint('GET', '/clip', { produces: ['application/octet-stream'], handle: () => new TextEncoder().encode('abcdefghijklmnopqrstuvwxyz') })] })));
+      const rangeServer = await serve(app);
+      try {
+        const whole = await fetch(`${rangeServer.baseUrl}/clip`);
+        expect(whole.status).toBe(200);
+        expect(whole.headers.get('etag')).toMatch(/^W\/"[^"]+"$/);
+        const part = await fetch(`${rangeServer.baseUrl}/clip`, { headers: { range: 'bytes=0-3' } });
+        expect(part.status).toBe(206);
+        // RFC 9110 §15.3.7: a 206 carries the validator of the whole representation, or none; never one of its part.
+        expect(part.headers.get('etag')).toBeNull();
+        expect(await part.text()).toBe('abcd');
+        const partTag = `W/"4-${createHash('sha1').update('abcd').digest('base64').slice(0, 27)}"`;
+        const again = await fetch(`${rangeServer.baseUrl}/clip`, { headers: { range: 'bytes=0-3', 'if-none-match': partTag } });
+        expect(again.status).toBe(206);
+        expect(await again.text()).toBe('abcd');
+      } finally {
+        await rangeServer.close();
+      }
     });
 
     it("the app's 304 keeps the CORS grant, so a page that sent the ETag it read can read the 304", async () => {

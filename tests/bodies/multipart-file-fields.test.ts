@@ -172,6 +172,12 @@ describe('a declaration’s mistakes throw when the API is built, naming the fix
     expect(build({ fileFields: { title: 'image/*' } })).toThrow('POST /reports: conventions.multipart.fileFields declares "title", which is also a property of the body schema; a form field is a field or a file: drop it from the schema, or from fileFields');
   });
 
+  it('a file field named "__proto__" (from JSON), which the OpenAPI document dropped while the server took files under it', () => {
+    expect(build({ fileFields: JSON.parse('{"__proto__": "image/png", "photo": "image/png"}') as unknown })).toThrow(
+      'POST /reports: conventions.multipart.fileFields declares "__proto__", a name refused as a key of any body, which no document can list; name the file field otherwise',
+    );
+  });
+
   it.each([['image'], ['image/png; charset=utf-8'], ['*/png'], [''], [['image/png', 42]]])('the media type %j', (type) => {
     expect(build({ fileFields: { photo: type } })).toThrow(/which is no media type or range; write 'application\/pdf', 'image\/\*' or '\*\/\*', without parameters/);
   });

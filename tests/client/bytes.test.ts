@@ -266,6 +266,47 @@ describe('in memory', () => {
     expect([...new Uint8Array(await body.arrayBuffer())]).toEqual([...PNG]);
   });
 
+  it("the call's signal, aborted while the events are read, ends the source and rejects the read with its reason, as over HTTP", async () => {
+    let ended = false;
+    async function* source() {
+      try {
+        for (let count = 1; ; count++) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield new TextEncoder().encode(`data: ${count}\n\n`);
+        }
+      } finally {
+        ended = true;
+      }
+    }
+    const { api } = fake({ headers: { 'content-type': 'text/event-stream' }, stream: source() });
+    const controller = new AbortController();
+    const body = bodyOf(await createClient({ api }).get('/ticks', { signal: controller.signal })) as ReadableStream<Uint8Array>;
+    const seen: string[] = [];
+    const reason = new Error('the page closed');
+    const read = (async () => {
+      for await (const event of readEvents(body)) if (seen.push(event.data) === 2) controller.abort(reason);
+    })();
+    await expect(read).rejects.toBe(reason);
+    expect(seen).toEqual(['1', '2']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).toBe(true);
+  });
+
+  it('a stream answer that comes after the call was aborted is closed unread', async () => {
+    let started = false;
+    async function* source() {
+      started = true;
+      yield new TextEncoder().encode('data: 1\n\n');
+    }
+    const stream = source();
+    const api = { basePath: '', handle: async () => (await new Promise((resolve) => setTimeout(resolve, 20)), { status: 200, headers: { 'content-type': 'text/event-stream' }, body: undefined, payload: undefined, stream }) };
+    const call = createClient({ api }).get('/ticks', { signal: AbortSignal.timeout(5) });
+    await expect(call).rejects.toMatchObject({ name: 'TimeoutError' });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    // A generator never started runs no finally: return() before its first next() ends it at once.
+    expect({ started, done: (await stream.next()).done }).toEqual({ started: false, done: true });
+  });
+
   it("an answer's stream is read as events, and a break ends the source (its finally runs)", async () => {
     let ended = false;
     async function* source() {

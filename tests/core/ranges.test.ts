@@ -391,6 +391,17 @@ describe('createMultipartByteranges', () => {
     await expect(collect(body.chunks)).rejects.toThrow(/returned 2 bytes instead of 5/);
   });
 
+  it('reads a slice given as chunks, sending each as it comes, and throws when they hold more or fewer bytes than asked', async () => {
+    async function* chunks(...sizes: number[]) {
+      for (const size of sizes) yield new Uint8Array(size).fill(0x42);
+    }
+    const body = (...sizes: number[]) => createMultipartByteranges({ ranges: [{ start: 0, end: 4 }], length: 12, boundary: 'x', slice: () => chunks(...sizes) });
+    const framed = await collect(body(2, 3).chunks);
+    expect(new TextDecoder().decode(framed)).toBe('--x\r\nContent-Range: bytes 0-4/12\r\n\r\nBBBBB\r\n--x--\r\n');
+    await expect(collect(body(2, 2).chunks)).rejects.toThrow(/returned 4 bytes instead of 5/);
+    await expect(collect(body(3, 3).chunks)).rejects.toThrow(/returned more than 5 bytes/);
+  });
+
   it.each([
     ['no ranges', { ranges: [], length: 10 }, /at least one range/],
     ['a range past the end', { ranges: [{ start: 5, end: 10 }], length: 10 }, /not within a body of 10 bytes/],

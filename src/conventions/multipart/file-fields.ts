@@ -56,8 +56,8 @@ const EXAMPLE = `{ photo: 'image/*', attachments: { type: 'application/pdf', max
 
 /**
  * Checks an endpoint's `fileFields` and reads it into rules: names that are no property of the body
- * schema (a name is a field or a file, never both), media types or ranges without parameters, a
- * `max` of at least 1 and at most the endpoint's `files` limit.
+ * schema (a name is a field or a file, never both) nor `__proto__`, media types or ranges without
+ * parameters, a `max` of at least 1 and at most the endpoint's `files` limit.
  *
  * @example
  * fileRulesOf({ photo: 'image/*' }, z.object({ title: z.string() }), 10, 'POST /photos'); // Map { 'photo' => { types: ['image/*'], max: 1, ... } }
@@ -70,6 +70,7 @@ export function fileRulesOf(declared: unknown, body: unknown, files: number, whe
   const rules = new Map<string, FileRule>();
   for (const [name, field] of Object.entries(declared)) {
     if (name === '') throw new TypeError(`${what} has a field with an empty name; name each file field as the form sends it`);
+    if (name === '__proto__') throw new TypeError(`${what} declares "__proto__", a name refused as a key of any body, which no document can list; name the file field otherwise`);
     if (fields.has(name)) throw new TypeError(`${what} declares "${name}", which is also a property of the body schema; a form field is a field or a file: drop it from the schema, or from fileFields`);
     const given: FileField | null = typeof field === 'string' || Array.isArray(field) ? { type: field as string | readonly string[] } : (field as FileField | null);
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`${what}.${name} must be a media type, a list of them, or { type, max }, as in ${EXAMPLE}`);

@@ -63,7 +63,9 @@ export class PartsReading {
       if (valueTruncated) return this.fail(LIMIT_FAILURES.fieldSize(limits.fieldSize));
       if (this.fieldsDone) return this.fail(fieldAfterFile(name));
       const existing = this.fields[name];
-      this.fields[name] = existing === undefined ? value : typeof existing === 'string' ? [existing, value] : [...existing, value];
+      // Pushed, not copied: a name repeated n times would cost n² copies.
+      if (typeof existing === 'object') existing.push(value);
+      else this.fields[name] = existing === undefined ? value : [existing, value];
     });
     boy.on('file', (field: string, stream: Readable & { truncated?: boolean }, filename: string | undefined, _encoding: string, type: string) => {
       if (this.failure !== undefined) return void stream.resume();

@@ -51,7 +51,7 @@ export function ranged(exchange: Exchange, response: ApiResponse, result: unknow
     throw new HttpError(RANGE_NOT_SATISFIABLE, { code: ERROR_CODES.RANGE_NOT_SATISFIABLE, detail: `No range of the request lies within the ${length} bytes of the body`, expose: true, headers: { 'content-range': decision.contentRange } });
   }
   const { ranges } = decision;
-  const slice = slicerOf(result, bytes);
+  const cut = cutterOf(result, bytes);
   response.status = PARTIAL;
   response.body = undefined;
   response.payload = undefined;
@@ -60,33 +60,28 @@ export function ranged(exchange: Exchange, response: ApiResponse, result: unknow
     const { start, end } = ranges[0]!;
     headers['content-range'] = formatContentRange(ranges[0]!, length);
     headers['content-length'] = String(end - start + 1);
-    const part = slice.part(start, end + 1);
+    const part = cut(start, end + 1);
     if (part instanceof Uint8Array) response.body = response.payload = part;
     else response.stream = part;
     return response;
   }
-  const multipart = createMultipartByteranges({ ranges, length, contentType: headers['content-type'], slice: slice.bytes });
+  const multipart = createMultipartByteranges({ ranges, length, contentType: headers['content-type'], slice: cut });
   headers['content-type'] = multipart.contentType;
   headers['content-length'] = String(multipart.length);
   response.stream = new Chunks(() => multipart.chunks[Symbol.asyncIterator]());
   return response;
 }
 
-/** Cuts the parts of a body: bytes in memory as views of them, a `Blob` with `blob.slice`, never read whole. */
-interface Slicer {
-  part(start: number, end: number): Uint8Array | Chunks;
-  bytes(start: number, end: number): Uint8Array | Promise<Uint8Array>;
-}
-
-function slicerOf(result: unknown, bytes: ByteBody): Slicer {
+/**
+ * Cuts the parts of a body: bytes in memory as views of them, a `Blob` with `blob.slice` as a stream
+ * of its chunks (one range as several), never read whole: a part of a file of gigabytes is no
+ * buffer of gigabytes.
+ */
+function cutterOf(result: unknown, bytes: ByteBody): (start: number, end: number) => Uint8Array | Chunks {
   if (bytes.payload === undefined) {
     const blob = result as Blob;
-    return {
-      part: (start, end) => byteBodyOf(blob.slice(start, end))!.stream!,
-      bytes: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
-    };
+    return (start, end) => byteBodyOf(blob.slice(start, end))!.stream!;
   }
   const whole = typeof bytes.payload === 'string' ? ENCODER.encode(bytes.payload) : bytes.payload;
-  const cut = (start: number, end: number): Uint8Array => whole.subarray(start, end);
-  return { part: cut, bytes: cut };
+  return (start, end) => whole.subarray(start, end);
 }
