@@ -34,7 +34,7 @@ export interface CorsOptions {
   methods?: readonly string[];
   /** Request headers a page may send, besides the defaults (Accept, Authorization, Content-Type, If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since). */
   allowHeaders?: readonly string[];
-  /** Response headers a page may read, besides the defaults (ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch). */
+  /** Response headers a page may read, besides the defaults (ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition). */
   exposeHeaders?: readonly string[];
   /** Whether a page may send cookies and HTTP authentication (`fetch(url, { credentials: 'include' })`). Default false. */
   credentials?: boolean;
@@ -47,7 +47,7 @@ export interface CorsOptions {
  *
  * @example
  * const policy = createCorsPolicy({ origins: ['http://localhost:5173'] });
- * policy.exposeHeaders; // 'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch'
+ * policy.exposeHeaders; // 'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition'
  */
 export interface CorsPolicy {
   /** The allowed origins, `'*'`, or the application's check. */
@@ -82,7 +82,7 @@ const DEFAULT_ALLOW_HEADERS = ['accept', 'authorization', 'content-type', 'if-ma
  * (`Content-Type`, `Content-Length`, `Last-Modified`, `Cache-Control`, `Expires`, `Pragma` and
  * `Content-Language` always are).
  */
-const DEFAULT_EXPOSE_HEADERS = ['ETag', 'Location', 'Link', 'Retry-After', 'WWW-Authenticate', 'Allow', 'Accept-Post', 'Accept-Patch'];
+const DEFAULT_EXPOSE_HEADERS = ['ETag', 'Location', 'Link', 'Retry-After', 'WWW-Authenticate', 'Allow', 'Accept-Post', 'Accept-Patch', 'Content-Disposition'];
 
 const CORS_OPTIONS = ['origins', 'methods', 'allowHeaders', 'exposeHeaders', 'credentials', 'maxAge'];
 

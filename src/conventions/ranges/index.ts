@@ -16,7 +16,7 @@ const STATUSES: readonly number[] = [RANGE_NOT_SATISFIABLE];
  * bytes, a string or a `Blob` says `Accept-Ranges: bytes`, and its `Range` is answered 206 with the
  * bytes asked for (several ranges as `multipart/byteranges`), 416 `RC_RANGE_NOT_SATISFIABLE` when
  * none lies within the body, or 200 as a whole when `If-Range` names another copy than the answer's
- * `ETag` or `Last-Modified`. A stream of unknown length and server-sent events go out whole. An
+ * `ETag` or `Last-Modified`. CORS lets a page read `Accept-Ranges` and `Content-Range`. A stream of unknown length and server-sent events go out whole. An
  * endpoint declares nothing for it. `createApi` from `restcanon` has it; from `restcanon/engine`,
  * give it in `use`.
  *
@@ -27,6 +27,8 @@ const STATUSES: readonly number[] = [RANGE_NOT_SATISFIABLE];
 export const ranges: Convention = {
   name: 'ranges',
   rank: 70,
+  // A page that asks for a range reads which bytes it got, and whether it may ask again.
+  exposes: ['Accept-Ranges', 'Content-Range'],
   endpoint(endpoint, _declared, { settings }): EndpointParts | undefined {
     if (endpoint.method !== 'GET' || endpoint.produces === undefined) return undefined;
     const events = producedFormats(endpoint.produces, settings.formats).filter(isByteType).map((format) => isEventStream(format.type));

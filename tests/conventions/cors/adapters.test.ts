@@ -20,7 +20,7 @@ import { listen, type MountedServer } from '../../adapters/conformance.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
-const EXPOSED = 'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch';
+const EXPOSED = 'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition, Accept-Ranges, Content-Range';
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
 
 function notesApi(): Api {

@@ -9,7 +9,7 @@ import { textHeaders } from '../../helpers/headers.js';
 
 const APP = 'http://localhost:5173';
 const OTHER = 'https://evil.example';
-const DEFAULT_EXPOSED = 'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch';
+const DEFAULT_EXPOSED = 'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition, Accept-Ranges, Content-Range';
 const PREFLIGHT_VARY = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
 
 interface Note {

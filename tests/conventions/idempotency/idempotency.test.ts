@@ -238,7 +238,7 @@ describe('idempotency: CORS', () => {
     const withOrigin = { ...create, headers: { ...create.headers, origin: APP } };
     const first = await api.handle(withOrigin);
     const again = await api.handle(withOrigin);
-    expect(first.headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Idempotent-Replayed');
+    expect(first.headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition, Accept-Ranges, Content-Range, Idempotent-Replayed');
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['access-control-expose-headers']).toBe(first.headers['access-control-expose-headers']);
   });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi as createFullApi, endpoint, type ApiRequest, type ApiResponse, type Endpoint } from '../../../src/index.js';
-import { createApi, createEndpointHandler, events, ranges } from '../../../src/engine.js';
+import { cors, createApi, createEndpointHandler, events, ranges, type Convention } from '../../../src/engine.js';
 import { createOpenApiDocument } from '../../../src/openapi/index.js';
 import { createSettings } from '../../../src/core/settings.js';
 import type { MountedServer } from '../../adapters/conformance.js';
@@ -126,6 +126,23 @@ describe('an API from restcanon/engine with ranges in use', () => {
     const api = createApi({ naming: 'off', endpoints: endpoints(), use: [ranges, events], onError: (error) => reports.push(error) });
     expect((await api.handle({ method: 'GET', url: '/file', headers: { range: 'bytes=1000-' } })).status).toBe(416);
     expect(reports).toEqual([]);
+  });
+
+  it('a page of another origin may read Accept-Ranges and Content-Range of a 206 under CORS; without ranges, neither is exposed', async () => {
+    const origin = 'https://app.example';
+    const exposed = async (use: readonly Convention[]) => {
+      const api = createApi({ naming: 'off', cors: { origins: [origin] }, endpoints: endpoints(), use: [cors, events, ...use] });
+      const response = await api.handle({ method: 'GET', url: '/file', headers: { origin, range: 'bytes=0-0' } });
+      return { status: response.status, exposed: response.headers['access-control-expose-headers']!.split(', ') };
+    };
+    const withRanges = await exposed([ranges]);
+    expect(withRanges.status).toBe(206);
+    expect(withRanges.exposed).toEqual(expect.arrayContaining(['Accept-Ranges', 'Content-Range', 'Content-Disposition']));
+    const without = await exposed([]);
+    expect(without.status).toBe(200);
+    expect(without.exposed).toContain('Content-Disposition');
+    expect(without.exposed).not.toContain('Accept-Ranges');
+    expect(without.exposed).not.toContain('Content-Range');
   });
 
   it('createEndpointHandler takes it too', async () => {

@@ -50,17 +50,17 @@ describe('a rate limit in the OpenAPI document', () => {
 describe('CORS and the fields', () => {
   it('a page of an allowed origin may read RateLimit and RateLimit-Policy', async () => {
     const answer = await api().handle({ method: 'POST', url: '/uploads', headers: { origin: APP }, ip: '203.0.113.9' });
-    expect(answer.headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, RateLimit, RateLimit-Policy');
+    expect(answer.headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition, RateLimit, RateLimit-Policy, Accept-Ranges, Content-Range');
     expect(answer.headers.ratelimit).toBe('"default";r=99;t=60, "uploads";r=8;t=3600');
   });
 
-  it('with deprecation too, Deprecation and Sunset are exposed; without a module, only restcanon’s own', async () => {
+  it('with deprecation too, Deprecation and Sunset are exposed; without another module, restcanon’s own and the ranges convention’s', async () => {
     const both = createApi({ cors: { origins: [APP] }, use: [rateLimit({ policies: { default: { quota: 1, window: 1 } } }), deprecation()], endpoints: [endpoint('GET', '/a', { handle: () => [] })] });
     expect((await both.handle({ method: 'GET', url: '/a', headers: { origin: APP } })).headers['access-control-expose-headers']).toBe(
-      'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Deprecation, Sunset, RateLimit, RateLimit-Policy',
+      'ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition, Deprecation, Sunset, RateLimit, RateLimit-Policy, Accept-Ranges, Content-Range',
     );
     const none = createApi({ cors: { origins: [APP] }, endpoints: [endpoint('GET', '/a', { handle: () => [] })] });
-    expect((await none.handle({ method: 'GET', url: '/a', headers: { origin: APP } })).headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch');
+    expect((await none.handle({ method: 'GET', url: '/a', headers: { origin: APP } })).headers['access-control-expose-headers']).toBe('ETag, Location, Link, Retry-After, WWW-Authenticate, Allow, Accept-Post, Accept-Patch, Content-Disposition, Accept-Ranges, Content-Range');
   });
 
   it('refuses a module whose exposes are not header names', () => {
