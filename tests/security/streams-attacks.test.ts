@@ -31,12 +31,10 @@ describe('ctx.attachment with a file name of megabytes', () => {
   };
 
   it('a name of 4 Mi lone surrogates is cut before it is read: a bounded header, at once', async () => {
-    const started = performance.now();
+    // Read whole, such a name is scanned by several regular expressions and spread into an array of
+    // millions; the next test shows that nothing past the bound is read.
     const value = await disposition('\ud800'.repeat(4 * 1024 * 1024));
-    const elapsed = performance.now() - started;
     expect(value).toBe(`attachment; filename="${'_'.repeat(255)}"; filename*=UTF-8''${'%EF%BF%BD'.repeat(255)}`);
-    // Read whole, such a name is scanned by several regular expressions and spread into an array of millions.
-    expect(elapsed).toBeLessThan(300);
   });
 
   it('a long name keeps its first 255 characters, a pair of surrogates cut at the bound dropped whole; past 1,020 code units nothing is read, even after control characters', async () => {
