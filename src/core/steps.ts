@@ -1,7 +1,6 @@
-import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, FORM_TYPE, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
 import { inspectBody } from './body-inspection.js';
 import { countedBody } from './body-stream.js';
-import { parseForm } from './form-body.js';
 import type { Authorize, CurrentItem, Guard } from './endpoint.js';
 import { contextWith } from './context.js';
 import { BadRequestError, ForbiddenError, MISSING_ITEM, isHttpError, NotAcceptableError, statusOf, UnauthorizedError, withoutStack, type InputIssue } from './errors.js';
@@ -109,8 +108,8 @@ export async function authenticateCaller({ settings, ctx, compiled, headers }: E
 
 /**
  * Reads the body as its endpoint says: handed over unread (`'stream'`), as bytes (`'bytes'`), or by
- * its media type: JSON parsed, text as text, a form into a record, a type an API's module reads (a
- * multipart body) by that module, any other as bytes.
+ * its media type: JSON parsed, text as text, a type an API's module reads (a form, a multipart body)
+ * by that module, any other as bytes.
  */
 export function readRequestBody(exchange: Exchange): Promise<void> | undefined {
   const body = exchange.ctx.request.body;
@@ -166,7 +165,7 @@ function keepBytes(exchange: Exchange, bytes: Uint8Array, rules: BodyRules): voi
 function keepText(exchange: Exchange, text: string, rules: BodyRules): void {
   if (text === '') return;
   const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
-  const parsed = type === FORM_TYPE ? parseForm(text, rules.formArrays ?? []) : parseBodyText(text, type);
+  const parsed = parseBodyText(text, type);
   inspectBody(parsed, rules.maxDepth);
   exchange.ctx.body = parsed;
 }

@@ -1,5 +1,5 @@
-import { PayloadTooLargeError, withoutStack } from './errors.js';
-import { ERROR_CODES } from './error-codes.js';
+import { PayloadTooLargeError, withoutStack } from '../../core/errors.js';
+import { ERROR_CODES } from '../../core/error-codes.js';
 
 /**
  * Reading an `application/x-www-form-urlencoded` body: the query's own rule (a repeated key gives an
