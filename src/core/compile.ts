@@ -126,12 +126,8 @@ function bodyRulesOf(endpoint: Endpoint, settings: Settings, parts: readonly End
   for (const part of parts) for (const [type, reader] of Object.entries(part.readers ?? {})) if (admits(type)) readers.set(type, reader);
   if (reading === 'parse') {
     for (const [type, module] of Object.entries(MODULE_TYPES)) {
-      if (readers.has(type)) continue;
-      const add = `add ${module.name} from ${module.from} to createApi({ use: [...] })${module.from === 'restcanon/engine' ? ' (createApi from restcanon has it)' : ''}`;
-      if (consumes.has(type)) throw new TypeError(`${where}: it consumes ${type}, which the API reads only with a module; ${add}, or take the bytes as they come with body: 'stream'`);
-      const range = module.inRanges === true ? [...consumes].find((taken) => taken.endsWith('/*') && type.startsWith(taken === '*/*' ? '' : taken.slice(0, -1))) : undefined;
-      if (range !== undefined) {
-        throw new TypeError(`${where}: it consumes ${range}, which takes ${type}, and the API reads that only with a module; ${add}, name the types it takes in "consumes" rather than ${range}, or take the bytes as they come with body: 'bytes'`);
+      if (!readers.has(type) && (type === FORM_TYPE ? admits(type) : consumes.has(type))) {
+        throw new TypeError(`${where}: it consumes ${type}, which the API reads only with a module; add ${module.name} from ${module.from} to createApi({ use: [...] }), or take the bytes as they come with body: 'stream'`);
       }
     }
   }
@@ -151,9 +147,9 @@ function bodyRulesOf(endpoint: Endpoint, settings: Settings, parts: readonly End
  * range (`*\/*`, `application/*`) needs its module too: without it the form would reach the handler
  * as its text where an API with it gives a record, and a handler written for one would misread the other.
  */
-const MODULE_TYPES: Readonly<Record<string, { name: string; from: string; inRanges?: true }>> = {
+const MODULE_TYPES: Readonly<Record<string, { name: string; from: string }>> = {
   'multipart/form-data': { name: 'multipart()', from: 'restcanon/multipart' },
-  [FORM_TYPE]: { name: 'forms', from: 'restcanon/engine', inRanges: true },
+  [FORM_TYPE]: { name: 'forms', from: 'restcanon/engine' },
 };
 
 /** The steps of one endpoint, and every outcome they can reach. */

@@ -11,12 +11,14 @@ import { createApi as createFullApi, endpoint, type ApiRequest, type ApiResponse
 import { createApi, createEndpointHandler, forms } from '../../../src/engine.js';
 import { createOpenApiDocument } from '../../../src/openapi/index.js';
 import { createSettings } from '../../../src/core/settings.js';
+import { compile } from '../../../src/core/compile.js';
 import { TAKE_WHOLE, type RawBody } from '../../../src/core/body.js';
 import type { MountedServer } from '../../adapters/conformance.js';
 import { MOUNTS } from '../../adapters/mounts.js';
 import { expectProblem } from '../../helpers/problem.js';
 
 const FORM = 'application/x-www-form-urlencoded';
+const REFUSED = "it consumes application/x-www-form-urlencoded, which the API reads only with a module; add forms from restcanon/engine to createApi({ use: [...] }), or take the bytes as they come with body: 'stream'";
 const info = { title: 'Signups', version: '1.0.0' };
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 /** What a handler got: a record or text as it is, bytes as hex. */
@@ -34,6 +36,8 @@ function endpoints() {
     endpoint('POST', '/anything', { consumes: ['*/*'], body: 'unvalidated', handle: (ctx) => ({ got: got(ctx.body) }) }),
     endpoint('PUT', '/documents/:id', { consumes: ['application/*'], body: 'unvalidated', handle: (ctx) => ({ got: got(ctx.body) }) }),
     endpoint('POST', '/bytes', { consumes: ['*/*'], body: 'bytes', handle: (ctx) => ({ got: got(ctx.body) }) }),
+    endpoint('POST', '/tags', { consumes: ['Application/X-WWW-Form-Urlencoded'], body: z.object({ tags: z.array(z.string()) }), handle: (ctx) => ctx.body }),
+    endpoint('POST', '/any-tags', { consumes: ['*/*'], body: z.object({ tags: z.array(z.string()) }), handle: (ctx) => ctx.body }),
   ];
 }
 
@@ -81,6 +85,10 @@ const CASES: [string, () => ApiRequest, Expected][] = [
   ['text within */*', () => post('/anything', 'a=1', 'text/plain'), { status: 200, body: { got: 'a=1' } }],
   ['bytes within */*', () => post('/anything', Uint8Array.of(0xff, 0x00), 'application/octet-stream'), { status: 200, body: { got: { hex: 'ff00' } } }],
   ['a form within application/*', () => ({ ...post('/documents/7', 'a=1'), method: 'PUT' }), { status: 200, body: { got: { a: '1' } } }],
+  ['an array key sent once where consumes names the form in another case', () => post('/tags', 'tags=a'), { status: 200, body: { tags: ['a'] } }],
+  // Only a form named in consumes has the schema's array keys: within a range, a name given once stays a string.
+  ['an array key sent once within */*', () => post('/any-tags', 'tags=a'), { status: 400, code: 'RC_INVALID_INPUT' }],
+  ['an array key sent twice within */*', () => post('/any-tags', 'tags=a&tags=b'), { status: 200, body: { tags: ['a', 'b'] } }],
   ['a form as bytes on body: bytes', () => post('/bytes', 'a=1'), { status: 200, body: { got: { hex: '613d31' } } }],
 ];
 
@@ -104,9 +112,7 @@ describe('an API from restcanon/engine without forms', () => {
 
   it('an endpoint that consumes application/x-www-form-urlencoded is refused when the API is built, naming forms and restcanon/engine', () => {
     const signup = endpoint('POST', '/signups', { consumes: [FORM], body: z.object({ name: z.string() }), handle: (ctx) => ctx.body });
-    expect(build(signup)).toThrow(
-      "POST /signups: it consumes application/x-www-form-urlencoded, which the API reads only with a module; add forms from restcanon/engine to createApi({ use: [...] }) (createApi from restcanon has it), or take the bytes as they come with body: 'stream'",
-    );
+    expect(build(signup)).toThrow(`POST /signups: ${REFUSED}`);
   });
 
   it('so is one that names it in another case (Application/X-WWW-Form-Urlencoded) or beside JSON', () => {
@@ -115,9 +121,7 @@ describe('an API from restcanon/engine without forms', () => {
   });
 
   it.each(['*/*', 'application/*'])('an endpoint that consumes %s, which takes a form, is refused when built: the form would reach it as text where createApi gives a record', (range) => {
-    expect(build(endpoint('POST', '/anything', { consumes: [range], body: 'unvalidated', handle: () => ({}) }))).toThrow(
-      `POST /anything: it consumes ${range}, which takes application/x-www-form-urlencoded, and the API reads that only with a module; add forms from restcanon/engine to createApi({ use: [...] }) (createApi from restcanon has it), name the types it takes in "consumes" rather than ${range}, or take the bytes as they come with body: 'bytes'`,
-    );
+    expect(build(endpoint('PUT', '/documents/:id', { consumes: [range], body: 'unvalidated', handle: () => ({}) }))).toThrow(`PUT /documents/:id: ${REFUSED}`);
   });
 
   it('createEndpointHandler refuses it too', () => {
@@ -164,7 +168,7 @@ describe('an API from restcanon/engine with forms in use', () => {
   it('its OpenAPI document is the one restcanon’s createApi gives', () => {
     const document = createOpenApiDocument(lean, { info });
     expect(document).toEqual(createOpenApiDocument(full, { info }));
-    const content = document.paths['/signups']!.post!.requestBody!.content;
+    const content = (document.paths['/signups']!.post!.requestBody as { content: Record<string, unknown> }).content;
     expect(content[FORM]).toEqual(content['application/json']);
   });
 
@@ -176,19 +180,17 @@ describe('an API from restcanon/engine with forms in use', () => {
 });
 
 describe('what the forms convention adds to an endpoint', () => {
-  const build = { template: '/x', settings: createSettings({}), where: 'POST /x' };
-  const parts = (definition: Endpoint) => forms.endpoint!(definition, undefined, build);
+  const settings = createSettings({});
+  const readersOf = (definition: Endpoint) => compile(definition, definition.path, settings, [forms]).bodyRules?.readers;
 
-  it('nothing to an endpoint that takes no form (JSON, text/*, image/*) or takes it as bytes or a stream: their requests pay nothing for it', () => {
-    expect(parts(endpoint('POST', '/x', { body: z.object({}), handle: () => ({}) }))).toBeUndefined();
-    expect(parts(endpoint('POST', '/x', { consumes: ['text/*', 'image/*'], body: 'unvalidated', handle: () => ({}) }))).toBeUndefined();
-    expect(parts(endpoint('POST', '/x', { consumes: [FORM], body: 'bytes', handle: () => ({}) }))).toBeUndefined();
-    expect(parts(endpoint('POST', '/x', { consumes: ['*/*'], body: 'stream', handle: () => ({}) }))).toBeUndefined();
-    expect(parts(endpoint('GET', '/x', { handle: () => ({}) }))).toBeUndefined();
+  it('no reader where the endpoint takes no form (JSON, text/*, image/*, no body): its requests pay nothing for it', () => {
+    expect(readersOf(endpoint('POST', '/x', { body: z.object({}), handle: () => ({}) }))).toBeUndefined();
+    expect(readersOf(endpoint('POST', '/x', { consumes: ['application/json', 'text/*', 'image/*'], body: 'unvalidated', handle: () => ({}) }))).toBeUndefined();
+    expect(readersOf(endpoint('GET', '/x', { handle: () => ({}) }))).toBeUndefined();
   });
 
   it.each([[FORM], ['Application/X-WWW-Form-Urlencoded'], ['*/*'], ['application/*']])('a reader of urlencoded forms where it consumes %s', (type) => {
-    expect(parts(endpoint('POST', '/x', { consumes: [type], body: 'unvalidated', handle: () => ({}) }))).toEqual({ readers: { [FORM]: expect.any(Function) } });
+    expect([...readersOf(endpoint('POST', '/x', { consumes: [type], body: 'unvalidated', handle: () => ({}) }))!.keys()]).toEqual([FORM]);
   });
 
   it('endpoint() refuses conventions: { forms }, naming consumes', () => {
