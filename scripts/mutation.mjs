@@ -53,6 +53,8 @@ const TESTS = {
   'src/conventions/events/index.ts': ['tests/conventions/events/*.test.ts', 'tests/streams/events.test.ts'],
   'src/conventions/events/event-answers.ts': ['tests/conventions/events/*.test.ts', 'tests/streams/events.test.ts'],
   'src/conventions/events/declare.ts': ['tests/conventions/events/*.test.ts', 'tests/streams/events.test.ts'],
+  'src/conventions/forms/index.ts': ['tests/conventions/forms/*.test.ts', 'tests/bodies/forms.test.ts'],
+  'src/conventions/forms/form-body.ts': ['tests/conventions/forms/*.test.ts', 'tests/bodies/forms.test.ts'],
   'src/conventions/tracing/index.ts': ['tests/conventions/tracing/*.test.ts'],
   'src/conventions/tracing/server-span.ts': ['tests/conventions/tracing/*.test.ts'],
   'src/core/cookies.ts': ['tests/adapters/cookies.test.ts'],

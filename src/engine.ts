@@ -8,9 +8,9 @@ import { apiWith, handlerWith } from './core/api.js';
 /**
  * Builds an API with no convention but those in `use`: what it does not use, it does not bundle. An
  * endpoint that asks for a convention the API does not have (a collection's `page`, `etag` or
- * `owner`, any `response` schema, `text/event-stream` in `produces`) is refused when the API is
- * built, with the convention to add. Without `ranges`, a GET of bytes is answered whole, whatever
- * its `Range`.
+ * `owner`, any `response` schema, `text/event-stream` in `produces`, a urlencoded form in `consumes`
+ * by name or within `*\/*` or `application/*`) is refused when the API is built, with the convention
+ * to add. Without `ranges`, a GET of bytes is answered whole, whatever its `Range`.
  *
  * @example
  * import { createApi, lists, projection } from 'restcanon/engine';
@@ -26,7 +26,7 @@ export const createApi = /* @__PURE__ */ apiWith([], { cors: 'cors' });
  */
 export const createEndpointHandler = /* @__PURE__ */ handlerWith([]);
 
-export { CONVENTIONS, conditional, cors, events, lists, mergePatchConvention as mergePatch, ownership, projection, ranges } from './conventions/index.js';
+export { CONVENTIONS, conditional, cors, events, forms, lists, mergePatchConvention as mergePatch, ownership, projection, ranges } from './conventions/index.js';
 export type { ApiBuild, Convention, EndpointBuild, EndpointParts, Phase, PhaseStep, Responder } from './core/seam.js';
 export type { AnswerHook, BodyWriter, ByteHook, Compiled, Exchange, SettleHook, Step } from './core/exchange.js';
 export type { ByteBody } from './core/byte-results.js';

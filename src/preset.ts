@@ -10,8 +10,8 @@ import type { CorsOptions } from './conventions/cors/cors.js';
 
 /**
  * Builds an API from endpoints and resources, with every convention restcanon has (lists, ownership,
- * conditional requests, merge patches, response projection, byte ranges, server-sent events and,
- * with `cors`, CORS). Every option is
+ * conditional requests, merge patches, response projection, byte ranges, server-sent events, urlencoded
+ * forms and, with `cors`, CORS). Every option is
  * checked now: a mistake throws with a sentence that says what to change, never at request time.
  *
  * @example

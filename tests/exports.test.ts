@@ -42,6 +42,7 @@ describe('public exports', () => {
         "createRouter",
         "defineEndpoint",
         "events",
+        "forms",
         "isEmptyBodyStatus",
         "lintPath",
         "lintPaths",

@@ -55,7 +55,6 @@ export function takeWhole(body: RawBody): Uint8Array | undefined {
  *   ranges: [],
  *   acceptHeader: { name: 'accept-post', value: 'application/json' },
  *   reading: 'parse',
- *   formArrays: [],
  *   readers: undefined,
  * };
  */
@@ -72,9 +71,7 @@ export interface BodyRules {
   acceptHeader: { name: string; value: string } | undefined;
   /** `'parse'` by media type, `'bytes'` whatever the type, or `'stream'`: handed to the handler unread. */
   reading?: 'parse' | 'bytes' | 'stream' | undefined;
-  /** The keys of a form's schema that take only arrays: a key sent once reaches them as a one-element array. */
-  formArrays?: readonly string[] | undefined;
-  /** The steps of the API's modules that read a media type themselves (`multipart/form-data`), by type. */
+  /** The steps of the API's modules that read a media type themselves (a form, `multipart/form-data`), by type. */
   readers?: ReadonlyMap<string, BodyReader> | undefined;
 }
 
@@ -145,7 +142,7 @@ function acceptedType(type: string, rules: BodyRules): string | undefined {
   return undefined;
 }
 
-/** The media type of a urlencoded form, read into an object as a query is. */
+/** The media type of a urlencoded form: text, read into a record by the `forms` convention. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /**

@@ -9,7 +9,7 @@ import { parseMediaType } from './media-type.js';
 import { OUTCOMES, type Outcome, type OutcomeRow } from './outcomes.js';
 import { PHASES, type Convention, type EndpointParts, type Phase } from './seam.js';
 import type { Settings } from './settings.js';
-import { arrayKeys, singleValuesAsArrays } from './query-arrays.js';
+import { singleValuesAsArrays } from './query-arrays.js';
 import { isStandardSchema, jsonSchemaOf, type StandardSchema } from './standard-schema.js';
 import {
   authenticateCaller,
@@ -118,33 +118,39 @@ function checkedParts(given: unknown, what: string): EndpointParts {
 function bodyRulesOf(endpoint: Endpoint, settings: Settings, parts: readonly EndpointParts[], where: string): BodyRules | undefined {
   if (!BODY_METHODS.has(endpoint.method) || !readsBody(endpoint)) return undefined;
   const consumes = new Set(endpoint.consumes.map((type) => type.toLowerCase()));
+  const ranges = [...consumes].filter((type) => type.endsWith('/*')).map((type) => (type === '*/*' ? '' : type.slice(0, -1)));
   const headerName = endpoint.method === 'POST' ? 'accept-post' : endpoint.method === 'PATCH' ? 'accept-patch' : undefined;
   const reading = endpoint.body === 'bytes' || endpoint.body === 'stream' ? endpoint.body : 'parse';
+  const admits = (type: string): boolean => consumes.has(type) || ranges.some((prefix) => type.startsWith(prefix));
   const readers = new Map<string, Step>();
-  for (const part of parts) for (const [type, reader] of Object.entries(part.readers ?? {})) if (consumes.has(type)) readers.set(type, reader);
+  for (const part of parts) for (const [type, reader] of Object.entries(part.readers ?? {})) if (admits(type)) readers.set(type, reader);
   if (reading === 'parse') {
-    for (const type of consumes) {
-      const module = MODULE_TYPES[type];
-      if (module !== undefined && !readers.has(type)) {
+    for (const [type, module] of Object.entries(MODULE_TYPES)) {
+      if (!readers.has(type) && (type === FORM_TYPE ? admits(type) : consumes.has(type))) {
         throw new TypeError(`${where}: it consumes ${type}, which the API reads only with a module; add ${module.name} from ${module.from} to createApi({ use: [...] }), or take the bytes as they come with body: 'stream'`);
       }
     }
   }
-  const schema = isStandardSchema(endpoint.body) ? endpoint.body : undefined;
   return {
     limit: endpoint.bodyLimit ?? settings.bodyLimit,
     maxDepth: settings.maxDepth,
     consumes,
-    ranges: [...consumes].filter((type) => type.endsWith('/*')).map((type) => (type === '*/*' ? '' : type.slice(0, -1))),
+    ranges,
     acceptHeader: headerName === undefined ? undefined : { name: headerName, value: [...consumes].join(', ') },
     reading,
-    formArrays: schema !== undefined && consumes.has(FORM_TYPE) ? arrayKeys(schema) : [],
     readers: readers.size === 0 ? undefined : readers,
   };
 }
 
-/** The media types the engine does not read itself, with the module that reads each. */
-const MODULE_TYPES: Readonly<Record<string, { name: string; from: string }>> = { 'multipart/form-data': { name: 'multipart()', from: 'restcanon/multipart' } };
+/**
+ * The media types the engine does not read itself, with the module that reads each. A form within a
+ * range (`*\/*`, `application/*`) needs its module too: without it the form would reach the handler
+ * as its text where an API with it gives a record, and a handler written for one would misread the other.
+ */
+const MODULE_TYPES: Readonly<Record<string, { name: string; from: string }>> = {
+  'multipart/form-data': { name: 'multipart()', from: 'restcanon/multipart' },
+  [FORM_TYPE]: { name: 'forms', from: 'restcanon/engine' },
+};
 
 /** The steps of one endpoint, and every outcome they can reach. */
 interface ChosenSteps {

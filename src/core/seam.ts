@@ -56,10 +56,11 @@ export interface EndpointParts {
   /** Sees every answer of the endpoint's walk, failures too, and may hold it back (see {@link SettleHook}). */
   readonly settle?: SettleHook | undefined;
   /**
-   * Reads the body of a media type itself, instead of the engine (`multipart/form-data`), by its
-   * `type/subtype` in lower case: the step runs where the engine would read the body, after its
-   * `Content-Type`, `Content-Encoding` and `Content-Length` were checked, and sets `ctx.body`, which
-   * the body schema then validates. Only for a type the endpoint consumes, on a raw body.
+   * Reads the body of a media type itself, instead of the engine (`multipart/form-data`, a urlencoded
+   * form), by its `type/subtype` in lower case: the step runs where the engine would read the body,
+   * after its `Content-Type`, `Content-Encoding` and `Content-Length` were checked, and sets
+   * `ctx.body`, which the body schema then validates. Only for a type the endpoint consumes, by name
+   * or within a range of `consumes` (`*\/*`), on a raw body.
    */
   readonly readers?: Readonly<Record<string, Step>> | undefined;
   /**

@@ -1,7 +1,6 @@
-import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, FORM_TYPE, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
+import { checkContentEncoding, checkContentLength, checkMediaType, decode, declaredLength, isRawBody, isTextual, parseBodyText, readBody, readBytes, takeWhole, tooLarge, type BodyRules, type RawBody } from './body.js';
 import { inspectBody } from './body-inspection.js';
 import { countedBody } from './body-stream.js';
-import { parseForm } from './form-body.js';
 import type { Authorize, CurrentItem, Guard } from './endpoint.js';
 import { contextWith } from './context.js';
 import { BadRequestError, ForbiddenError, MISSING_ITEM, isHttpError, NotAcceptableError, statusOf, UnauthorizedError, withoutStack, type InputIssue } from './errors.js';
@@ -109,8 +108,8 @@ export async function authenticateCaller({ settings, ctx, compiled, headers }: E
 
 /**
  * Reads the body as its endpoint says: handed over unread (`'stream'`), as bytes (`'bytes'`), or by
- * its media type: JSON parsed, text as text, a form into a record, a type an API's module reads (a
- * multipart body) by that module, any other as bytes.
+ * its media type: JSON parsed, text as text, a type an API's module reads (a form, a multipart body)
+ * by that module, any other as bytes.
  */
 export function readRequestBody(exchange: Exchange): Promise<void> | undefined {
   const body = exchange.ctx.request.body;
@@ -138,18 +137,37 @@ export function readRequestBody(exchange: Exchange): Promise<void> | undefined {
     const reader = rules.readers?.get(type);
     if (reader !== undefined) return reader(exchange as never) as Promise<void> | undefined;
   }
+  return readRaw(exchange, body, rules, parseBodyText);
+}
+
+/** Parses a body's text of an accepted media type into what the handler gets as `ctx.body`. */
+type TextParser = (text: string, type: string) => unknown;
+
+/**
+ * A reader of a text type for a module's `readers` (a urlencoded form): the body read as the engine
+ * reads JSON (UTF-8 within the endpoint's limit, an empty body as none), `parse`d, and inspected as
+ * JSON is, as `ctx.body`.
+ *
+ * @example
+ * const parts = { readers: { 'application/x-www-form-urlencoded': textReader((text) => parseForm(text, new Set())) } };
+ */
+export function textReader(parse: TextParser): Step {
+  return (exchange) => readRaw(exchange, exchange.ctx.request.body as RawBody, exchange.compiled.bodyRules!, parse);
+}
+
+function readRaw(exchange: Exchange, body: RawBody, rules: BodyRules, parse: TextParser): Promise<void> | undefined {
   // A body whole in memory already is taken without a promise: the request goes on in the same turn.
   const whole = takeWhole(body);
-  if (whole === undefined) return readAndParse(exchange, body, rules);
+  if (whole === undefined) return readAndParse(exchange, body, rules, parse);
   if (whole.byteLength > rules.limit) throw tooLarge(rules.limit);
   if (readsBytes(exchange.mediaType, rules)) keepBytes(exchange, whole, rules);
-  else keepText(exchange, decode(whole), rules);
+  else keepText(exchange, decode(whole), rules, parse);
   return undefined;
 }
 
-async function readAndParse(exchange: Exchange, body: RawBody, rules: BodyRules): Promise<void> {
+async function readAndParse(exchange: Exchange, body: RawBody, rules: BodyRules, parse: TextParser): Promise<void> {
   if (readsBytes(exchange.mediaType, rules)) keepBytes(exchange, await readBytes(body, rules.limit, exchange), rules);
-  else keepText(exchange, await readBody(body, rules.limit, exchange), rules);
+  else keepText(exchange, await readBody(body, rules.limit, exchange), rules, parse);
 }
 
 function readsBytes(known: string | undefined, rules: BodyRules): boolean {
@@ -163,10 +181,10 @@ function keepBytes(exchange: Exchange, bytes: Uint8Array, rules: BodyRules): voi
   exchange.ctx.body = bytes;
 }
 
-function keepText(exchange: Exchange, text: string, rules: BodyRules): void {
+function keepText(exchange: Exchange, text: string, rules: BodyRules, parse: TextParser): void {
   if (text === '') return;
   const type = exchange.mediaType ?? checkMediaType(single(exchange.headers['content-type']), rules);
-  const parsed = type === FORM_TYPE ? parseForm(text, rules.formArrays ?? []) : parseBodyText(text, type);
+  const parsed = parse(text, type);
   inspectBody(parsed, rules.maxDepth);
   exchange.ctx.body = parsed;
 }

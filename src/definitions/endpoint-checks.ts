@@ -119,6 +119,7 @@ const OWN_OPTION: Readonly<Record<string, string>> = {
   cors: 'createApi\'s "cors"',
   ranges: '"produces" (a GET of bytes answers Range)',
   events: '"produces" and "events"',
+  forms: '"consumes"',
 };
 
 /**

@@ -17,6 +17,7 @@ import {
   createEndpointHandler,
   defineEndpoint,
   events,
+  forms,
   lists,
   mergePatch,
   ownership,
@@ -138,8 +139,8 @@ describe('an endpoint that asks for a convention the API lacks', () => {
   });
 
   it('CONVENTIONS holds each convention of the package, in their order within a phase', () => {
-    expect(CONVENTIONS.map((convention) => convention.name)).toEqual(['cors', 'lists', 'ownership', 'conditional', 'mergePatch', 'projection', 'ranges', 'events']);
-    expect(CONVENTIONS).toEqual([cors, lists, ownership, conditional, mergePatch, projection, ranges, events]);
+    expect(CONVENTIONS.map((convention) => convention.name)).toEqual(['cors', 'lists', 'ownership', 'conditional', 'mergePatch', 'projection', 'ranges', 'events', 'forms']);
+    expect(CONVENTIONS).toEqual([cors, lists, ownership, conditional, mergePatch, projection, ranges, events, forms]);
   });
 });
 

@@ -1,5 +1,5 @@
-import { PayloadTooLargeError, withoutStack } from './errors.js';
-import { ERROR_CODES } from './error-codes.js';
+import { PayloadTooLargeError, withoutStack } from '../../core/errors.js';
+import { ERROR_CODES } from '../../core/error-codes.js';
 
 /**
  * Reading an `application/x-www-form-urlencoded` body: the query's own rule (a repeated key gives an
@@ -15,9 +15,9 @@ export const MAX_FORM_FIELDS = 1000;
  * {@link MAX_FORM_FIELDS} fields is a 413 (`RC_TOO_MANY_FIELDS`), counted before anything is decoded.
  *
  * @example
- * parseForm('tag=a&tag=b&name=Ada+L', []); // { tag: ['a', 'b'], name: 'Ada L' }
+ * parseForm('tag=a&tag=b&name=Ada+L', new Set()); // { tag: ['a', 'b'], name: 'Ada L' }
  */
-export function parseForm(text: string, arrays: readonly string[]): Record<string, string | string[]> {
+export function parseForm(text: string, arrays: ReadonlySet<string>): Record<string, string | string[]> {
   let fields = 0;
   for (let index = text.indexOf('&'); index !== -1; index = text.indexOf('&', index + 1)) {
     if (++fields >= MAX_FORM_FIELDS) throw tooManyFields();
@@ -26,11 +26,10 @@ export function parseForm(text: string, arrays: readonly string[]): Record<strin
   const form = Object.create(null) as Record<string, string | string[]>;
   for (const [key, value] of new URLSearchParams(text)) {
     const existing = form[key];
-    if (existing === undefined) form[key] = value;
+    if (existing === undefined) form[key] = arrays.has(key) ? [value] : value;
     else if (typeof existing === 'string') form[key] = [existing, value];
     else existing.push(value);
   }
-  for (const key of arrays) if (typeof form[key] === 'string') form[key] = [form[key]];
   return form;
 }
 
