@@ -6,6 +6,7 @@
  * went away (`ApiRequest.onClose`) on each host.
  */
 import type { ApiRequest } from '../core/contract.js';
+import { Chunks, type NodeByteStream } from '../core/byte-results.js';
 
 /**
  * The part of Node's `ServerResponse` a stream is written to.
@@ -27,13 +28,55 @@ export interface StreamingResponse {
  * Writes a stream to a Node response whose head is written: a chunk at a time, waiting for `drain`
  * whenever `write()` says the socket's buffer is full. When the response closes before its end (the
  * client went away), the source's `return()` is called; when the source throws, the response is
- * destroyed without its last chunk.
+ * destroyed without its last chunk. A Node stream of bytes is piped instead, once its first chunk is
+ * read: Node's own flow, without a promise per chunk.
  *
  * @example
  * res.writeHead(200, headers);
  * writeNodeStream(res, response.stream);
  */
 export function writeNodeStream(res: StreamingResponse, stream: AsyncIterable<Uint8Array>): Promise<void> {
+  if (!(stream instanceof Chunks)) return iterateInto(res, stream);
+  return stream.handOff().then(
+    (source) => (source === undefined ? iterateInto(res, stream) : pipeInto(res, stream, source)),
+    // The source failed before it was piped: the core reported it.
+    () => void res.destroy(),
+  );
+}
+
+/**
+ * Pipes a Node stream into the response: `end()` at its end; on an error, or a close before the end,
+ * the response is destroyed (Chunks reports what failed); when the response closes first, the
+ * stream is destroyed through `return()`, which tells Chunks that the close is no failure.
+ */
+function pipeInto(res: StreamingResponse, chunks: Chunks, source: NodeByteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      res.off('close', onClose);
+      source.off('error', onFailure);
+      source.off('close', onSourceClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      stop();
+      if (!res.writableFinished) void closeQuietly(chunks);
+    };
+    const onFailure = (): void => {
+      stop();
+      res.destroy();
+    };
+    const onSourceClose = (): void => {
+      if (!source.readableEnded) onFailure();
+    };
+    if (res.destroyed) return onClose();
+    res.once('close', onClose);
+    source.once('error', onFailure);
+    source.once('close', onSourceClose);
+    source.pipe(res);
+  });
+}
+
+function iterateInto(res: StreamingResponse, stream: AsyncIterable<Uint8Array>): Promise<void> {
   const chunks = stream[Symbol.asyncIterator]();
   let gone = false;
   const onClose = (): void => {

@@ -32,8 +32,45 @@ export function byteBodyOf(result: unknown): ByteBody | undefined {
   const source = result as { getReader?: unknown; [Symbol.asyncIterator]?: unknown };
   // A web stream before async iteration: not every runtime's ReadableStream is iterable.
   if (typeof source.getReader === 'function') return streamOf(() => readerOf(result as ReadableStream<unknown>));
-  if (typeof source[Symbol.asyncIterator] === 'function') return { payload: undefined, stream: new Chunks(() => (result as AsyncIterable<unknown>)[Symbol.asyncIterator](), result), length: undefined };
+  if (typeof source[Symbol.asyncIterator] === 'function') {
+    // A Node stream of bytes is read through an iterator that leaves it open when it stops: once
+    // its first chunk is read, a writer on Node may pipe the stream itself (Chunks.handOff).
+    const open = isNodeByteStream(result) ? () => result.iterator({ destroyOnReturn: false }) : () => (result as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    return { payload: undefined, stream: new Chunks(open, result), length: undefined };
+  }
   return undefined;
+}
+
+/**
+ * A Node `Readable` of bytes (not in object mode), as {@link Chunks.handOff} gives it to a writer
+ * that pipes it.
+ *
+ * @example
+ * const stream: NodeByteStream | undefined = await chunks.handOff();
+ * stream?.pipe(res);
+ */
+export interface NodeByteStream {
+  readonly destroyed: boolean;
+  readonly readableEnded: boolean;
+  readonly readableObjectMode: boolean;
+  readonly errored?: unknown;
+  iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown>;
+  unshift(chunk: Uint8Array): void;
+  pipe<Destination>(destination: Destination): Destination;
+  destroy(): unknown;
+  on(event: 'error' | 'close' | 'end', listener: (error?: unknown) => void): unknown;
+  once(event: 'error' | 'close' | 'end', listener: (error?: unknown) => void): unknown;
+  off(event: 'error' | 'close' | 'end', listener: (error?: unknown) => void): unknown;
+}
+
+function isNodeByteStream(source: object): source is NodeByteStream {
+  const stream = source as Partial<Record<keyof NodeByteStream, unknown>>;
+  return stream.readableObjectMode === false && typeof stream.iterator === 'function' && typeof stream.unshift === 'function' && typeof stream.pipe === 'function' && typeof stream.destroy === 'function' && typeof stream.once === 'function';
+}
+
+/** What a stream that closes before its end, without an error of its own, is reported as: what its iterator throws then. */
+function closedEarly(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 function bytes(payload: Uint8Array): ByteBody {
@@ -87,6 +124,10 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
   private source: AsyncIterator<unknown> | undefined;
   private first: IteratorResult<Uint8Array> | undefined;
   private closed = false;
+  /** Whether the source was handed to a writer that pipes it ({@link Chunks.handOff}). */
+  private handed = false;
+  /** Whether `return()` was called: a close after it is no failure. */
+  private returned = false;
   private report: ((error: unknown) => void) | undefined;
 
   /**
@@ -122,14 +163,59 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     try {
       return await this.read();
     } catch (error) {
-      this.report?.(error);
-      this.report = undefined;
+      this.fail(error);
       throw error;
     }
   }
 
+  /**
+   * The source itself, for a writer on Node that pipes it rather than iterate: when it is a Node
+   * stream of bytes of which only the first chunk was read (by {@link Chunks.start}), that chunk is
+   * put back at its front, and what fails from then on is reported once, as {@link Chunks.next}
+   * would: an error, or a close before the end that no `return()` asked for. The writer ends its
+   * answer abruptly then, and calls `return()` (which destroys the stream) when its client goes
+   * away. Undefined for any other source, or for a stream that has ended already: iterate instead.
+   * It rejects, reported, when the stream failed in the meantime.
+   */
+  async handOff(): Promise<NodeByteStream | undefined> {
+    const first = this.first;
+    const stream = this.resource as NodeByteStream | undefined;
+    if (first === undefined || first.done === true || this.closed || stream === undefined || !isNodeByteStream(stream)) return undefined;
+    // The iterator stops listening; the stream, paused, keeps what it has read ahead.
+    await this.source!.return?.();
+    // Closed meanwhile, or ended (its iterator, done, gives the end after the first chunk).
+    if (this.closed || stream.readableEnded) return undefined;
+    this.first = undefined;
+    if (stream.destroyed) {
+      this.closed = true;
+      const error = stream.errored ?? closedEarly();
+      this.fail(error);
+      throw error;
+    }
+    this.closed = true;
+    this.handed = true;
+    stream.unshift(first.value);
+    const failed = (error: unknown): void => {
+      stream.off('close', closed);
+      this.fail(error);
+    };
+    const closed = (): void => {
+      stream.off('error', failed);
+      if (!stream.readableEnded && !this.returned) this.fail(stream.errored ?? closedEarly());
+    };
+    stream.once('error', failed);
+    stream.once('close', closed);
+    return stream;
+  }
+
   async return(): Promise<IteratorResult<Uint8Array>> {
     this.first = undefined;
+    this.returned = true;
+    if (this.handed) {
+      const stream = this.resource as NodeByteStream;
+      if (!stream.destroyed) stream.destroy();
+      return DONE;
+    }
     if (this.closed) return DONE;
     this.closed = true;
     try {
@@ -142,6 +228,13 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     const resource = this.resource as { destroy?: unknown; destroyed?: unknown } | undefined;
     if (typeof resource?.destroy === 'function' && resource.destroyed === false) (resource.destroy as () => void)();
     return DONE;
+  }
+
+  /** Reports `error` once. */
+  private fail(error: unknown): void {
+    const report = this.report;
+    this.report = undefined;
+    report?.(error);
   }
 
   private async read(): Promise<IteratorResult<Uint8Array>> {
