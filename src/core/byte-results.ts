@@ -195,16 +195,11 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     this.closed = true;
     this.handed = true;
     stream.unshift(first.value);
-    const failed = (error: unknown): void => {
-      stream.off('close', closed);
-      this.fail(error);
-    };
-    const closed = (): void => {
-      stream.off('error', failed);
+    // Kept for good: a stream that errors again after its first error has a listener still.
+    stream.on('error', (error) => this.fail(error));
+    stream.once('close', () => {
       if (!stream.readableEnded && !this.returned) this.fail(stream.errored ?? closedEarly());
-    };
-    stream.once('error', failed);
-    stream.once('close', closed);
+    });
     return stream;
   }
 
