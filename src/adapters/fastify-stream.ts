@@ -9,23 +9,32 @@ import type { FastifyReplyLike } from './fastify-types.js';
 import type { StreamingResponse } from './stream-out.js';
 
 /** Fastify's response as a stream answer uses it: its head flushed when the stream is piped to it. */
-type PipedResponse = StreamingResponse & { once?(event: 'pipe', listener: () => void): unknown; flushHeaders?(): unknown };
+type PipedResponse = StreamingResponse & { readonly headersSent?: boolean; once?(event: 'pipe', listener: () => void): unknown; flushHeaders?(): unknown };
+
+/**
+ * What the handler resolves to once the stream is given to the reply: nothing when Fastify piped it
+ * at once (its head is out, so Fastify sends nothing more), else the reply, which Fastify waits on
+ * until the answer is sent (an onSend hook that waits pipes it later; resolved with nothing before,
+ * Fastify would answer again, empty). Nothing holds on to a long stream's handler then.
+ */
+function sentThrough(reply: FastifyReplyLike, res: PipedResponse | undefined): FastifyReplyLike | undefined {
+  return res?.headersSent === true ? undefined : reply;
+}
 
 /**
  * Sends a stream answer through the reply. A Node stream of bytes goes to Fastify itself, its first
- * chunk put back ({@link Chunks.handOff}); any other source as a Readable of its chunks. Resolves to
- * the reply, which Fastify waits on until the answer is sent.
+ * chunk put back ({@link Chunks.handOff}); any other source as a Readable of its chunks.
  *
  * @example
  * return sendFastifyStream(reply, response.stream);
  */
-export function sendFastifyStream(reply: FastifyReplyLike, stream: AsyncIterable<Uint8Array>): FastifyReplyLike | Promise<FastifyReplyLike> {
+export function sendFastifyStream(reply: FastifyReplyLike, stream: AsyncIterable<Uint8Array>): FastifyReplyLike | undefined | Promise<FastifyReplyLike | undefined> {
   const res = reply.raw as PipedResponse | undefined;
   // Node sends the head with the first chunk: flushed at the pipe, so that an EventSource opens.
   res?.once?.('pipe', () => res.flushHeaders?.());
   if (!(stream instanceof Chunks)) {
     reply.send(Readable.from(stream, { objectMode: false }));
-    return reply;
+    return sentThrough(reply, res);
   }
   return stream.handOff().then(
     (source) => {
@@ -36,7 +45,7 @@ export function sendFastifyStream(reply: FastifyReplyLike, stream: AsyncIterable
         res?.once('close', () => void (res.writableFinished || stream.return()));
         reply.send(source);
       }
-      return reply;
+      return sentThrough(reply, res);
     },
     // The source failed before it was piped: the core reported it.
     () => {

@@ -172,11 +172,11 @@ function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike
 /**
  * Sends through Fastify's reply, so onSend hooks and logging see it. The handler resolves to nothing
  * rather than to the reply (a thenable Fastify waits on until the response finishes, which costs a
- * promise job per request), but for a stream answer: resolved with nothing while its stream still
- * sends, Fastify would answer again, empty. The rest of a body the API did not read is settled as
+ * promise job per request), but for a stream answer whose head is not out yet (see fastify-stream.ts):
+ * resolved with nothing then, Fastify would answer again, empty. The rest of a body the API did not read is settled as
  * on `node:http`: Fastify leaves it to Node, which would read all of it once the answer is sent.
  */
-function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | Promise<FastifyReplyLike> | undefined {
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | Promise<FastifyReplyLike | undefined> | undefined {
   reply.code(response.status);
   const headers = response.headers;
   // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`

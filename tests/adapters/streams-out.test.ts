@@ -5,9 +5,12 @@
  * not buffer (node:http and Fastify).
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, endpoint, type Api, type ErrorInfo } from '../../src/index.js';
+import { toFastify } from '../../src/adapters/fastify.js';
 import type { MountedServer } from './conformance.js';
 import { MOUNTS, SILENT_MOUNTS } from './mounts.js';
 import { eventually, request, type Answer } from '../helpers/raw-answer.js';
@@ -26,6 +29,7 @@ const KINDS: Record<string, () => unknown> = {
   arraybuffer: () => new TextEncoder().encode(CSV).buffer,
   blob: () => new Blob(['a,b\n', '1,2\n']),
   readable: () => Readable.from(['a,b\n', '1,2\n']),
+  'readable of bytes': () => readableOfBytes(Buffer.from(CSV), 4),
   webstream: () => new Blob([CSV]).stream(),
   generator: () => lines(),
 };
@@ -355,3 +359,29 @@ for (const name of ['node', 'fastify']) {
     }, 30_000);
   });
 }
+
+describe('stream answers on Fastify with an onSend hook that waits', () => {
+  // Fastify pipes the stream only once the hook is done: the handler must not resolve before then.
+  it.each(['generator', 'readable of bytes'])('a %s result answers 200 with its bytes, once', async (kind) => {
+    const reports: unknown[] = [];
+    const api = createApi({ naming: 'off', onError: (error) => reports.push(error), endpoints: [endpoint('GET', '/kinds/:kind', { produces: ['text/csv'], handle: (ctx) => KINDS[ctx.params.kind]!() })] });
+    const app = Fastify();
+    const hookErrors: unknown[] = [];
+    app.addHook('onSend', async (_request, _reply, payload) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return payload;
+    });
+    app.addHook('onError', async (_request, _reply, error) => void hookErrors.push(error));
+    await app.register(toFastify(api));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const answer = await request(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, `/kinds/${kind}`);
+      expect(answer.status).toBe(200);
+      expect(answer.complete).toBe(true);
+      expect(answer.body.toString()).toBe(CSV);
+      expect([reports, hookErrors]).toEqual([[], []]);
+    } finally {
+      await app.close();
+    }
+  });
+});
