@@ -50,9 +50,10 @@ const STORE_BUDGET = 2 * KIB;
 const BUDGETS = [
   // Byte and stream answers with `produces`, ranges, server-sent events, bodies of any media type and forms are the core's: about 7 KiB of it.
   { name: 'core: createApi, endpoint, collection', source: "export { createApi, endpoint, collection } from './index.js';", budget: 47.5 * KIB },
-  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 48.25 * KIB },
+  // The Node adapters pipe a Node Readable of bytes once its first chunk is read (stream-out.ts), about 0.4 KiB.
+  { name: 'core and the node adapter', source: "export { createApi, collection } from './index.js'; export { toNodeListener } from './node.js';", budget: 48.5 * KIB },
   { name: 'the fetch adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toFetch } from './fetch.js';", budget: 48.25 * KIB },
-  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 49.5 * KIB },
+  { name: 'the koa adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toKoa } from './koa.js';", budget: 49.75 * KIB },
   { name: 'the hono adapter beside the core', source: "export { createApi, collection } from './index.js'; export { toHono } from './hono.js';", budget: 49 * KIB },
   { name: 'the engine alone: restcanon/engine createApi, endpoint, collection', source: LEAN, budget: 39 * KIB },
   // The client loads only buildPath of the core; its budget holds its hooks, its retries, its Fetch options and its raw bodies and ways to read.

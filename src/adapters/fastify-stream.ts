@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import { Chunks } from '../core/byte-results.js';
 import type { FastifyReplyLike } from './fastify-types.js';
-import type { StreamingResponse } from './stream-out.js';
+import { takeOverNodeStream, type StreamingResponse } from './stream-out.js';
 
 /** Fastify's response as a stream answer uses it: its head flushed when the stream is piped to it. */
 type PipedResponse = StreamingResponse & { readonly headersSent?: boolean; once?(event: 'pipe', listener: () => void): unknown; flushHeaders?(): unknown };
@@ -23,7 +23,7 @@ function sentThrough(reply: FastifyReplyLike, res: PipedResponse | undefined): F
 
 /**
  * Sends a stream answer through the reply. A Node stream of bytes goes to Fastify itself, its first
- * chunk put back ({@link Chunks.handOff}); any other source as a Readable of its chunks.
+ * chunk put back (see `takeOverNodeStream`); any other source as a Readable of its chunks.
  *
  * @example
  * return sendFastifyStream(reply, response.stream);
@@ -36,18 +36,18 @@ export function sendFastifyStream(reply: FastifyReplyLike, stream: AsyncIterable
     reply.send(Readable.from(stream, { objectMode: false }));
     return sentThrough(reply, res);
   }
-  return stream.handOff().then(
-    (source) => {
-      if (source === undefined) reply.send(Readable.from(stream, { objectMode: false }));
-      else if (res?.destroyed === true) void stream.return();
+  return takeOverNodeStream(stream).then(
+    (taken) => {
+      if (taken === undefined) reply.send(Readable.from(stream, { objectMode: false }));
+      else if (res?.destroyed === true) taken.leave();
       else {
-        // Fastify destroys the stream when the client goes away: return() first, so that Chunks knows it for no failure.
-        res?.once('close', () => void (res.writableFinished || stream.return()));
-        reply.send(source);
+        // Fastify destroys the stream when the client goes away: left first, so that it is no failure.
+        res?.once('close', () => void (res.writableFinished || taken.leave()));
+        reply.send(taken.stream);
       }
       return sentThrough(reply, res);
     },
-    // The source failed before it was piped: the core reported it.
+    // The source failed before it was piped: reported.
     () => {
       res?.destroy();
       return reply;

@@ -33,52 +33,20 @@ export function byteBodyOf(result: unknown): ByteBody | undefined {
   // A web stream before async iteration: not every runtime's ReadableStream is iterable.
   if (typeof source.getReader === 'function') return streamOf(() => readerOf(result as ReadableStream<unknown>));
   if (typeof source[Symbol.asyncIterator] === 'function') {
-    // A Node stream of bytes is read through an iterator that leaves it open when it stops: once
-    // its first chunk is read, a writer on Node may pipe the stream itself (Chunks.handOff).
-    const open = isNodeByteStream(result) ? () => result.iterator({ destroyOnReturn: false }) : () => (result as AsyncIterable<unknown>)[Symbol.asyncIterator]();
-    return { payload: undefined, stream: new Chunks(open, result), length: undefined };
+    const stream = result as { readableObjectMode?: unknown; iterator?(options: { destroyOnReturn: boolean }): AsyncIterator<unknown> };
+    // A Node stream of bytes, read through an iterator that leaves it open: a writer on Node may take it over (Chunks.takeOver).
+    if (stream.readableObjectMode === false && typeof stream.iterator === 'function') return streamOf(() => stream.iterator!({ destroyOnReturn: false }), result, true);
+    return streamOf(() => (result as AsyncIterable<unknown>)[Symbol.asyncIterator](), result);
   }
   return undefined;
-}
-
-/**
- * A Node `Readable` of bytes (not in object mode), as {@link Chunks.handOff} gives it to a writer
- * that pipes it.
- *
- * @example
- * const stream: NodeByteStream | undefined = await chunks.handOff();
- * stream?.pipe(res);
- */
-export interface NodeByteStream {
-  readonly destroyed: boolean;
-  readonly readableEnded: boolean;
-  readonly readableObjectMode: boolean;
-  readonly errored?: unknown;
-  iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown>;
-  unshift(chunk: Uint8Array): void;
-  pipe<Destination>(destination: Destination): Destination;
-  destroy(): unknown;
-  on(event: 'error' | 'close' | 'end', listener: (error?: unknown) => void): unknown;
-  once(event: 'error' | 'close' | 'end', listener: (error?: unknown) => void): unknown;
-  off(event: 'error' | 'close' | 'end', listener: (error?: unknown) => void): unknown;
-}
-
-function isNodeByteStream(source: object): source is NodeByteStream {
-  const stream = source as Partial<Record<keyof NodeByteStream, unknown>>;
-  return stream.readableObjectMode === false && typeof stream.iterator === 'function' && typeof stream.unshift === 'function' && typeof stream.pipe === 'function' && typeof stream.destroy === 'function' && typeof stream.once === 'function';
-}
-
-/** What a stream that closes before its end, without an error of its own, is reported as: what its iterator throws then. */
-function closedEarly(): Error {
-  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 function bytes(payload: Uint8Array): ByteBody {
   return { payload, stream: undefined, length: payload.byteLength };
 }
 
-function streamOf(open: () => AsyncIterator<unknown>): ByteBody {
-  return { payload: undefined, stream: new Chunks(open), length: undefined };
+function streamOf(open: () => AsyncIterator<unknown>, resource?: unknown, leftOpen?: boolean): ByteBody {
+  return { payload: undefined, stream: new Chunks(open, resource, false, leftOpen), length: undefined };
 }
 
 /** The bytes of a string in UTF-8, counted without encoding it. */
@@ -124,21 +92,19 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
   private source: AsyncIterator<unknown> | undefined;
   private first: IteratorResult<Uint8Array> | undefined;
   private closed = false;
-  /** Whether the source was handed to a writer that pipes it ({@link Chunks.handOff}). */
-  private handed = false;
-  /** Whether `return()` was called: a close after it is no failure. */
-  private returned = false;
   private report: ((error: unknown) => void) | undefined;
 
   /**
    * `open` gives the source's iterator; `resource` is the source itself, destroyed on `return()`
    * when it is a Node stream. `atOnce`: {@link Chunks.start} reads nothing, so the answer starts
    * before the first chunk (server-sent events, whose client waits for the headers to open).
+   * `leftOpen`: the resource is a Node stream of bytes that its iterator leaves open when it stops.
    */
   constructor(
     private readonly open: () => AsyncIterator<unknown>,
     private readonly resource?: unknown,
     private readonly atOnce = false,
+    private readonly leftOpen = false,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -169,48 +135,29 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
   }
 
   /**
-   * The source itself, for a writer on Node that pipes it rather than iterate: when it is a Node
-   * stream of bytes of which only the first chunk was read (by {@link Chunks.start}), that chunk is
-   * put back at its front, and what fails from then on is reported once, as {@link Chunks.next}
-   * would: an error, or a close before the end that no `return()` asked for. The writer ends its
-   * answer abruptly then, and calls `return()` (which destroys the stream) when its client goes
-   * away. Undefined for any other source, or for a stream that has ended already: iterate instead.
-   * It rejects, reported, when the stream failed in the meantime.
+   * For a writer on Node that pipes a Node stream of bytes once its first chunk is read: stops the
+   * iteration (which leaves the stream open) and gives the stream, that first chunk, and `fail`,
+   * which reports a later failure once. `return()` still destroys the stream. Undefined for any
+   * other source, or one that has ended, or of which more than its first chunk was read: iterate
+   * instead.
+   *
+   * @example
+   * const taken = await chunks.takeOver();
+   * if (taken !== undefined) (taken.stream as Readable).unshift(taken.first);
    */
-  async handOff(): Promise<NodeByteStream | undefined> {
+  async takeOver(): Promise<{ stream: unknown; first: Uint8Array; fail: (error: unknown) => void } | undefined> {
     const first = this.first;
-    const stream = this.resource as NodeByteStream | undefined;
-    if (first === undefined || first.done === true || this.closed || stream === undefined || !isNodeByteStream(stream)) return undefined;
-    // The iterator stops listening; the stream, paused, keeps what it has read ahead.
+    const stream = this.resource as { readableEnded?: unknown };
+    if (!this.leftOpen || first?.done !== false || stream.readableEnded !== false) return undefined;
     await this.source!.return?.();
-    // Closed meanwhile, or ended (its iterator, done, gives the end after the first chunk).
-    if (this.closed || stream.readableEnded) return undefined;
+    // return() meanwhile clears the first chunk.
+    if (this.first !== first) return undefined;
     this.first = undefined;
-    if (stream.destroyed) {
-      this.closed = true;
-      const error = stream.errored ?? closedEarly();
-      this.fail(error);
-      throw error;
-    }
-    this.closed = true;
-    this.handed = true;
-    stream.unshift(first.value);
-    // Kept for good: a stream that errors again after its first error has a listener still.
-    stream.on('error', (error) => this.fail(error));
-    stream.once('close', () => {
-      if (!stream.readableEnded && !this.returned) this.fail(stream.errored ?? closedEarly());
-    });
-    return stream;
+    return { stream, first: first.value, fail: (error) => this.fail(error) };
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
     this.first = undefined;
-    this.returned = true;
-    if (this.handed) {
-      const stream = this.resource as NodeByteStream;
-      if (!stream.destroyed) stream.destroy();
-      return DONE;
-    }
     if (this.closed) return DONE;
     this.closed = true;
     try {
@@ -225,7 +172,7 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     return DONE;
   }
 
-  /** Reports `error` once. */
+  /** Reports `error`, once. */
   private fail(error: unknown): void {
     const report = this.report;
     this.report = undefined;
