@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream';
 import { Chunks } from '../core/byte-results.js';
 import type { FastifyReplyLike } from './fastify-types.js';
-import { takeOverNodeStream, type StreamingResponse } from './stream-out.js';
+import { takeOverNodeStream } from './node-stream.js';
+import type { StreamingResponse } from './stream-out.js';
 
 /** Fastify's response as a stream answer uses it: its head flushed when the stream is piped to it. */
 type PipedResponse = StreamingResponse & { readonly headersSent?: boolean; once?(event: 'pipe', listener: () => void): unknown; flushHeaders?(): unknown };
