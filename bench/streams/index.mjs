@@ -10,8 +10,10 @@
  * event stream gives its first event.
  *
  * Env: BENCH_STREAMS_ROUNDS (default 3), BENCH_STREAMS_MIB (body size, default 1024),
- * BENCH_STREAMS_CONNECTIONS (event streams, default 1000; 0 leaves them out), BENCH_STREAMS_STACKS (the restcanon stacks,
- * default `restcanon/node,restcanon/fastify`; another list makes the run exploratory).
+ * BENCH_STREAMS_CONNECTIONS (event streams, default 1000; 0 leaves them out), BENCH_STREAMS_STACKS (the stacks beside
+ * the baseline, default `fastify,restcanon/node,restcanon/fastify`; another list makes the run
+ * exploratory). `fastify` is a reference, not restcanon: Fastify with the baseline's plain handlers,
+ * what Fastify itself costs, so that restcanon/fastify can be read against it as well.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,12 @@ const ROUNDS = Number(process.env.BENCH_STREAMS_ROUNDS ?? 3);
 const MIB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_STREAMS_MIB ?? 1024) * MIB;
 const CONNECTIONS = Number(process.env.BENCH_STREAMS_CONNECTIONS ?? 1000);
-const STACKS = ['plain', ...(process.env.BENCH_STREAMS_STACKS ?? 'restcanon/node,restcanon/fastify').split(',').filter(Boolean)];
+const STACKS = ['plain', ...(process.env.BENCH_STREAMS_STACKS ?? 'fastify,restcanon/node,restcanon/fastify').split(',').filter(Boolean)];
+/** The rows of the stacks that are no restcanon. */
+const LABELS = {
+  plain: { bodies: 'node:http + stream.pipeline', events: 'node:http, events written by hand' },
+  fastify: { bodies: 'Fastify + stream.pipeline (reference, no restcanon)', events: 'Fastify, events written by hand (reference, no restcanon)' },
+};
 const report = createReport('streams', { BENCH_STREAMS_STACKS: process.env.BENCH_STREAMS_STACKS !== undefined });
 
 const folder = mkdtempSync(join(tmpdir(), 'restcanon-streams-'));
@@ -138,7 +145,7 @@ report.log('|---|---|---|---|---|---|---|');
 for (const stack of STACKS) {
   const r = results[stack];
   report.log(
-    `| ${stack === 'plain' ? 'node:http + stream.pipeline' : stack} | ${fixed(median(r.upload), 0)} | ${fixed(median(r.upload) / median(base.upload), 2)} | ${fixed(Math.max(...r.uploadPeak) / MIB, 0)} | ${fixed(median(r.download), 0)} | ${fixed(median(r.download) / median(base.download), 2)} | ${fixed(Math.max(...r.downloadPeak) / MIB, 0)} |`,
+    `| ${LABELS[stack]?.bodies ?? stack} | ${fixed(median(r.upload), 0)} | ${fixed(median(r.upload) / median(base.upload), 2)} | ${fixed(Math.max(...r.uploadPeak) / MIB, 0)} | ${fixed(median(r.download), 0)} | ${fixed(median(r.download) / median(base.download), 2)} | ${fixed(Math.max(...r.downloadPeak) / MIB, 0)} |`,
   );
 }
 if (CONNECTIONS > 0) {
@@ -147,6 +154,6 @@ report.log(`${CONNECTIONS} open server-sent event streams: the server's RSS grow
 report.log();
 report.log('| stack | KiB per stream |');
 report.log('|---|---|');
-for (const stack of STACKS) report.log(`| ${stack === 'plain' ? 'node:http, events written by hand' : stack} | ${fixed(median(results[stack].perStream) / 1024, 1)} |`);
+for (const stack of STACKS) report.log(`| ${LABELS[stack]?.events ?? stack} | ${fixed(median(results[stack].perStream) / 1024, 1)} |`);
 }
 report.finish();

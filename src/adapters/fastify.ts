@@ -2,7 +2,6 @@
  * restcanon/fastify: serve an API, or one endpoint, from Fastify 5. The types (fastify-types.ts)
  * are structural, so nothing is imported from fastify, not even a type.
  */
-import { Readable } from 'node:stream';
 import type { ApiRequest, ApiResponse } from '../core/contract.js';
 import type { Endpoint } from '../core/endpoint.js';
 import type { Api, EndpointHandlerOptions } from '../core/api.js';
@@ -20,6 +19,7 @@ import { readArrivedBody } from './arrived-body.js';
 import type { NodeRequest } from './node-types.js';
 import { ANY_HEADERS, LOWER_CASE_HEADERS } from './respond-options.js';
 import { settleUnreadBody } from './unread-body.js';
+import { sendFastifyStream } from './fastify-stream.js';
 
 export type {
   FastifyErrorLike,
@@ -172,11 +172,11 @@ function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike
 /**
  * Sends through Fastify's reply, so onSend hooks and logging see it. The handler resolves to nothing
  * rather than to the reply (a thenable Fastify waits on until the response finishes, which costs a
- * promise job per request), but for a stream answer: resolved with nothing while its stream still
- * sends, Fastify would answer again, empty. The rest of a body the API did not read is settled as
+ * promise job per request), but for a stream answer whose head is not out yet (see fastify-stream.ts):
+ * resolved with nothing then, Fastify would answer again, empty. The rest of a body the API did not read is settled as
  * on `node:http`: Fastify leaves it to Node, which would read all of it once the answer is sent.
  */
-function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | undefined {
+function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: NodeRequest): FastifyReplyLike | Promise<FastifyReplyLike | undefined> | undefined {
   reply.code(response.status);
   const headers = response.headers;
   // The core's header names are lower-case: `type` stores the Content-Type as it is, where `header`
@@ -187,12 +187,11 @@ function sendFastifyReply(reply: FastifyReplyLike, response: ApiResponse, raw: N
   }
   if (settleUnreadBody(raw, reply.raw)) reply.header('connection', 'close');
   const { stream } = response;
-  // Fastify pipes a Node stream with backpressure, destroys it (the source's return()) when the client goes away, and
-  // the connection when it fails; its head, which Node sends with the first chunk, is flushed at the pipe (an EventSource opens).
-  const res = stream === undefined ? undefined : (reply.raw as { once?(event: 'pipe', listener: () => void): unknown; flushHeaders?(): unknown } | undefined);
-  res?.once?.('pipe', () => res.flushHeaders?.());
-  reply.send(stream === undefined ? response.payload : Readable.from(stream, { objectMode: false }));
-  return stream === undefined ? undefined : reply;
+  if (stream === undefined) {
+    reply.send(response.payload);
+    return undefined;
+  }
+  return sendFastifyStream(reply, stream);
 }
 
 function isStream(body: unknown): body is NodeRequest {

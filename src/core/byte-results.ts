@@ -32,7 +32,12 @@ export function byteBodyOf(result: unknown): ByteBody | undefined {
   const source = result as { getReader?: unknown; [Symbol.asyncIterator]?: unknown };
   // A web stream before async iteration: not every runtime's ReadableStream is iterable.
   if (typeof source.getReader === 'function') return streamOf(() => readerOf(result as ReadableStream<unknown>));
-  if (typeof source[Symbol.asyncIterator] === 'function') return { payload: undefined, stream: new Chunks(() => (result as AsyncIterable<unknown>)[Symbol.asyncIterator](), result), length: undefined };
+  if (typeof source[Symbol.asyncIterator] === 'function') {
+    const stream = result as { readableObjectMode?: unknown; iterator?(options: { destroyOnReturn: boolean }): AsyncIterator<unknown> };
+    // A Node stream of bytes, read through an iterator that leaves it open: a writer on Node may take it over (Chunks.takeOver).
+    if (stream.readableObjectMode === false && typeof stream.iterator === 'function') return streamOf(() => stream.iterator!({ destroyOnReturn: false }), result, true);
+    return streamOf(() => (result as AsyncIterable<unknown>)[Symbol.asyncIterator](), result);
+  }
   return undefined;
 }
 
@@ -40,8 +45,8 @@ function bytes(payload: Uint8Array): ByteBody {
   return { payload, stream: undefined, length: payload.byteLength };
 }
 
-function streamOf(open: () => AsyncIterator<unknown>): ByteBody {
-  return { payload: undefined, stream: new Chunks(open), length: undefined };
+function streamOf(open: () => AsyncIterator<unknown>, resource?: unknown, leftOpen?: boolean): ByteBody {
+  return { payload: undefined, stream: new Chunks(open, resource, false, leftOpen), length: undefined };
 }
 
 /** The bytes of a string in UTF-8, counted without encoding it. */
@@ -93,11 +98,13 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
    * `open` gives the source's iterator; `resource` is the source itself, destroyed on `return()`
    * when it is a Node stream. `atOnce`: {@link Chunks.start} reads nothing, so the answer starts
    * before the first chunk (server-sent events, whose client waits for the headers to open).
+   * `leftOpen`: the resource is a Node stream of bytes that its iterator leaves open when it stops.
    */
   constructor(
     private readonly open: () => AsyncIterator<unknown>,
     private readonly resource?: unknown,
     private readonly atOnce = false,
+    private readonly leftOpen = false,
   ) {}
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -122,10 +129,31 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     try {
       return await this.read();
     } catch (error) {
-      this.report?.(error);
-      this.report = undefined;
+      this.fail(error);
       throw error;
     }
+  }
+
+  /**
+   * For a writer on Node that pipes a Node stream of bytes once its first chunk is read: stops the
+   * iteration (which leaves the stream open) and gives the stream, that first chunk, and `fail`,
+   * which reports a later failure once. `return()` still destroys the stream. Undefined for any
+   * other source, or one that has ended, or of which more than its first chunk was read: iterate
+   * instead.
+   *
+   * @example
+   * const taken = await chunks.takeOver();
+   * if (taken !== undefined) (taken.stream as Readable).unshift(taken.first);
+   */
+  async takeOver(): Promise<{ stream: unknown; first: Uint8Array; fail: (error: unknown) => void } | undefined> {
+    const first = this.first;
+    const stream = this.resource as { readableEnded?: unknown };
+    if (!this.leftOpen || first?.done !== false || stream.readableEnded !== false) return undefined;
+    await this.source!.return?.();
+    // return() meanwhile clears the first chunk.
+    if (this.first !== first) return undefined;
+    this.first = undefined;
+    return { stream, first: first.value, fail: (error) => this.fail(error) };
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
@@ -142,6 +170,13 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     const resource = this.resource as { destroy?: unknown; destroyed?: unknown } | undefined;
     if (typeof resource?.destroy === 'function' && resource.destroyed === false) (resource.destroy as () => void)();
     return DONE;
+  }
+
+  /** Reports `error`, once. */
+  private fail(error: unknown): void {
+    const report = this.report;
+    this.report = undefined;
+    report?.(error);
   }
 
   private async read(): Promise<IteratorResult<Uint8Array>> {

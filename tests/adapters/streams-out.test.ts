@@ -5,9 +5,12 @@
  * not buffer (node:http and Fastify).
  */
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApi, endpoint, type Api, type ErrorInfo } from '../../src/index.js';
+import { toFastify } from '../../src/adapters/fastify.js';
 import type { MountedServer } from './conformance.js';
 import { MOUNTS, SILENT_MOUNTS } from './mounts.js';
 import { eventually, request, type Answer } from '../helpers/raw-answer.js';
@@ -26,9 +29,25 @@ const KINDS: Record<string, () => unknown> = {
   arraybuffer: () => new TextEncoder().encode(CSV).buffer,
   blob: () => new Blob(['a,b\n', '1,2\n']),
   readable: () => Readable.from(['a,b\n', '1,2\n']),
+  'readable of bytes': () => readableOfBytes(Buffer.from(CSV), 4),
   webstream: () => new Blob([CSV]).stream(),
   generator: () => lines(),
 };
+
+/** 300 KiB in which every offset has its own byte pattern: a chunk lost, doubled or moved shows. */
+const SEQUENCE = Buffer.from(Uint32Array.from({ length: 75 * 1024 }, (_, index) => index).buffer);
+
+/** A Node Readable of bytes (not in object mode) that gives `bytes` in chunks of `size`, a tick apart. */
+function readableOfBytes(bytes: Buffer, size: number): Readable {
+  let offset = 0;
+  return new Readable({
+    read() {
+      setImmediate(() => {
+        this.push(offset < bytes.length ? bytes.subarray(offset, (offset += size)) : null);
+      });
+    },
+  });
+}
 
 /** What the endpoints of one adapter's API saw: closed generators and streams, and reports. */
 interface Seen {
@@ -60,6 +79,32 @@ function apiFor(seen: Seen): Api {
       endpoint('GET', '/endless-readable', {
         produces,
         handle: () => (seen.readable = new Readable({ read() { this.push(Buffer.alloc(16 * 1024)); } })),
+      }),
+      endpoint('GET', '/readable-of-bytes', { produces, handle: () => readableOfBytes(SEQUENCE, 7 * 1024) }),
+      endpoint('GET', '/readable-one-chunk', { produces, handle: () => readableOfBytes(Buffer.from(CSV), 1024) }),
+      endpoint('GET', '/readable-fails-late', {
+        produces,
+        handle: () => {
+          let pushed = 0;
+          return new Readable({
+            read() {
+              if (pushed++ === 0) this.push(Buffer.from('first chunk,'));
+              else setTimeout(() => this.destroy(new Error('the Readable failed after its first chunk')), 20);
+            },
+          });
+        },
+      }),
+      endpoint('GET', '/readable-closes-late', {
+        produces,
+        handle: () => {
+          let pushed = 0;
+          return new Readable({
+            read() {
+              if (pushed++ === 0) this.push(Buffer.from('first chunk,'));
+              else setTimeout(() => this.destroy(), 20);
+            },
+          });
+        },
       }),
       endpoint('GET', '/fails-early', { produces, handle: () => (async function* () { throw new Error('failed before the first chunk'); })() }),
       endpoint('GET', '/fails-late', {
@@ -152,6 +197,33 @@ for (const [name, mount] of Object.entries(SILENT_MOUNTS)) {
       expect(seen.reports.slice(before).map(([error, info]) => [(error as Error).message, info.status])).toEqual([['failed after the first chunk', 500]]);
     });
 
+    it.each([
+      ['/readable-of-bytes', SEQUENCE],
+      ['/readable-one-chunk', Buffer.from(CSV)],
+    ])('a Node Readable of bytes at %s arrives whole, its first chunk once and first', async (path, bytes) => {
+      const before = seen.reports.length;
+      const answer = await request(server.baseUrl, path);
+      expect(answer.status).toBe(200);
+      expect(answer.complete).toBe(true);
+      expect(answer.body.equals(bytes)).toBe(true);
+      expect(seen.reports.length).toBe(before);
+    });
+
+    it.each([
+      ['/readable-fails-late', 'the Readable failed after its first chunk'],
+      ['/readable-closes-late', 'Premature close'],
+    ])('a Node Readable of bytes that fails after its first chunk (%s) truncates the answer, reported once with status 500', async (path, message) => {
+      const before = seen.reports.length;
+      const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const answer = await request(server.baseUrl, path).finally(() => quiet.mockRestore());
+      expect(answer.status).toBe(200);
+      expect(answer.complete).toBe(false);
+      expect(answer.body.toString()).toBe('first chunk,');
+      await eventually(() => seen.reports.length > before, 'the report');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen.reports.slice(before).map(([error, info]) => [(error as Error).message, info.status])).toEqual([[message, 500]]);
+    });
+
     it('a client that goes away mid-stream runs the generator\'s finally', async () => {
       const closed = seen.generatorClosed;
       await goAwayAfterFirstChunk(server.baseUrl, '/endless-generator');
@@ -162,6 +234,15 @@ for (const [name, mount] of Object.entries(SILENT_MOUNTS)) {
       seen.readable = undefined;
       await goAwayAfterFirstChunk(server.baseUrl, '/endless-readable');
       await eventually(() => seen.readable?.destroyed === true, 'the Readable destroyed');
+    });
+
+    it('a client that goes away from a Readable of bytes is no failure: nothing is reported', async () => {
+      seen.readable = undefined;
+      const before = seen.reports.length;
+      await goAwayAfterFirstChunk(server.baseUrl, '/endless-readable');
+      await eventually(() => seen.readable?.destroyed === true, 'the Readable destroyed');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen.reports.slice(before)).toEqual([]);
     });
 
     it('ctx.signal is aborted when the client goes away before the answer', async () => {
@@ -211,25 +292,36 @@ function goAwayAfterFirstChunk(baseUrl: string, path: string): Promise<void> {
 const MIB = 1024 * 1024;
 const CHUNK = 64 * 1024;
 
+/** 64 MiB in chunks of 64 KiB from each kind of source, counting what it produced. */
+const BIG_SOURCES: Record<string, (count: (bytes: number) => void) => unknown> = {
+  generator: (count) =>
+    (async function* () {
+      const chunk = new Uint8Array(CHUNK);
+      for (let index = 0; index < (64 * MIB) / CHUNK; index++) {
+        count(CHUNK);
+        yield chunk;
+      }
+    })(),
+  // A Node stream of bytes, which the Node adapters pipe once its first chunk is read.
+  'Node Readable': (count) => {
+    let index = 0;
+    return new Readable({
+      read() {
+        if (index++ === (64 * MIB) / CHUNK) return void this.push(null);
+        count(CHUNK);
+        this.push(Buffer.alloc(CHUNK));
+      },
+    });
+  },
+};
+
 for (const name of ['node', 'fastify']) {
   describe(`a 64 MiB download on ${name}`, () => {
-    it('is sent as the client reads it: the producer stays a bounded distance ahead', async () => {
+    it.each(Object.keys(BIG_SOURCES))('from a %s is sent as the client reads it: the producer stays a bounded distance ahead', async (source) => {
       let produced = 0;
       const api = createApi({
         naming: 'off',
-        endpoints: [
-          endpoint('GET', '/big', {
-            produces: ['application/octet-stream'],
-            handle: () =>
-              (async function* () {
-                const chunk = new Uint8Array(CHUNK);
-                for (let index = 0; index < (64 * MIB) / CHUNK; index++) {
-                  produced += CHUNK;
-                  yield chunk;
-                }
-              })(),
-          }),
-        ],
+        endpoints: [endpoint('GET', '/big', { produces: ['application/octet-stream'], handle: () => BIG_SOURCES[source]!((bytes) => (produced += bytes)) })],
       });
       const server = await MOUNTS[name]!(api, {});
       try {
@@ -267,3 +359,29 @@ for (const name of ['node', 'fastify']) {
     }, 30_000);
   });
 }
+
+describe('stream answers on Fastify with an onSend hook that waits', () => {
+  // Fastify pipes the stream only once the hook is done: the handler must not resolve before then.
+  it.each(['generator', 'readable of bytes'])('a %s result answers 200 with its bytes, once', async (kind) => {
+    const reports: unknown[] = [];
+    const api = createApi({ naming: 'off', onError: (error) => reports.push(error), endpoints: [endpoint('GET', '/kinds/:kind', { produces: ['text/csv'], handle: (ctx) => KINDS[ctx.params.kind]!() })] });
+    const app = Fastify();
+    const hookErrors: unknown[] = [];
+    app.addHook('onSend', async (_request, _reply, payload) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return payload;
+    });
+    app.addHook('onError', async (_request, _reply, error) => void hookErrors.push(error));
+    await app.register(toFastify(api));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const answer = await request(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, `/kinds/${kind}`);
+      expect(answer.status).toBe(200);
+      expect(answer.complete).toBe(true);
+      expect(answer.body.toString()).toBe(CSV);
+      expect([reports, hookErrors]).toEqual([[], []]);
+    } finally {
+      await app.close();
+    }
+  });
+});
