@@ -20,7 +20,7 @@ export interface NodeByteStream {
   pipe<Destination>(destination: Destination): Destination;
   destroy(): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
-  once(event: 'close', listener: () => void): unknown;
+  once(event: 'close' | 'end', listener: () => void): unknown;
 }
 
 /**
@@ -63,6 +63,8 @@ export async function takeOverNodeStream(chunks: Chunks, failed?: () => unknown)
   // Kept for good: a stream that errors again has a listener still.
   stream.on('error', fail);
   stream.once('close', () => stream.readableEnded || left || fail(stream.errored ?? prematureClose()));
+  // One made with autoDestroy: false stays open at its end: destroyed, as Node's own would be.
+  stream.once('end', () => stream.destroyed || stream.destroy());
   return {
     stream,
     leave: () => {

@@ -157,19 +157,25 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
+    // Whoever stops reading learns of no failure after: a read left waiting fails as its source is destroyed.
+    this.report = undefined;
+    await this.close();
+    return DONE;
+  }
+
+  private async close(): Promise<void> {
     this.first = undefined;
-    if (this.closed) return DONE;
+    if (this.closed) return;
     this.closed = true;
+    // Destroyed first: a Node stream's iterator queues return() behind a next() that waits for data,
+    // which a quiet stream may never give. One never iterated has nothing else to destroy it with.
+    destroyNodeStream(this.resource);
     try {
-      // Opened to be closed: a Node stream never read is destroyed all the same, a web stream cancelled.
+      // Opened to be closed: a web stream never read is cancelled all the same.
       await (this.source ??= this.open()).return?.();
     } catch {
       // A source that fails to close is closed as far as the answer goes.
     }
-    // A Node stream's iterator never started has nothing to destroy it with.
-    const resource = this.resource as { destroy?: unknown; destroyed?: unknown } | undefined;
-    if (typeof resource?.destroy === 'function' && resource.destroyed === false) (resource.destroy as () => void)();
-    return DONE;
   }
 
   /** Reports `error`, once. */
@@ -190,14 +196,23 @@ export class Chunks implements AsyncIterable<Uint8Array>, AsyncIterator<Uint8Arr
     }
     if (result.done === true) {
       this.closed = true;
+      // A Node stream made with autoDestroy: false stays open at its end, with no error listener left:
+      // a failure of it then would be uncaught.
+      destroyNodeStream(this.resource);
       return DONE;
     }
     const chunk = result.value;
     if (chunk instanceof Uint8Array) return { done: false, value: chunk };
     if (typeof chunk === 'string') return { done: false, value: ENCODER.encode(chunk) };
-    await this.return();
+    await this.close();
     throw new TypeError(`A stream answer gave a chunk that is ${chunk === null ? 'null' : typeof chunk === 'object' ? 'an object that is no Uint8Array' : `a ${typeof chunk}`}; give Uint8Array or string chunks`);
   }
+}
+
+/** Destroys `resource` when it is a Node stream not destroyed yet. */
+function destroyNodeStream(resource: unknown): void {
+  const stream = resource as { destroy?: unknown; destroyed?: unknown } | undefined;
+  if (typeof stream?.destroy === 'function' && stream.destroyed === false) (stream.destroy as () => void)();
 }
 
 /**
