@@ -199,8 +199,12 @@ function run(
  */
 function startStream(exchange: Exchange, response: ApiResponse, answer: (response: ApiResponse) => void, failed: (error: unknown) => void): void {
   const { settings, ctx } = exchange;
+  const stream = response.stream as Chunks;
+  // A source still quiet when the deadline answers is closed then: its first chunk may never come.
+  exchange.stop = () => void stream.return();
   const report = (error: unknown): void => settings.report(error, { requestId: ctx.id, status: INTERNAL_STATUS, request: ctx.request });
-  (response.stream as Chunks).start(report).then(() => answer(response), failed);
+  // Once the deadline answered, what the closed source throws is nobody's failure.
+  stream.start(report).then(() => answer(response), (error: unknown) => exchange.resolve === undefined || failed(error));
 }
 
 /** The answer of a walk that did not wait: seen by the settle hooks, then by the finish hooks. */
