@@ -10,8 +10,8 @@ import { createEndpointHandler } from '../preset.js';
 import type { NodeRequest, NodeResponse } from './node-types.js';
 import { withRepeatedHeaders } from './repeated-headers.js';
 import { LOWER_CASE_HEADERS } from './respond-options.js';
-import { addHostFacts } from './host-facts.js';
-import { readArrivedBody } from './arrived-body.js';
+import { addHostFactsNow } from './host-facts.js';
+import { bodyFollows, readArrivedBody } from './arrived-body.js';
 import { sendNodeResponse, writeNodeResponse } from './wire.js';
 import { onNodeClose } from './stream-out.js';
 
@@ -83,12 +83,6 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   };
 }
 
-/** Whether the request declares a body (a `Content-Length` other than 0) that is still on its way. */
-function bodyFollows(req: NodeRequest): boolean {
-  const length = req.headers['content-length'];
-  return length !== undefined && length !== '0' && req.complete !== true;
-}
-
 /**
  * Runs one endpoint as a `node:http` handler, with params that your own router matched.
  *
@@ -130,5 +124,5 @@ export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/', 
     body: readArrivedBody(req),
     onClose: onNodeClose,
   };
-  return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket);
+  return res === undefined ? request : addHostFactsNow(request, { req, res }, {}, req.socket);
 }
