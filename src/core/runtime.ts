@@ -163,36 +163,51 @@ function run(
       // A response that is already there has nothing left to wait for, nor to time out; a stream's first chunk has.
       if (ready.stream === undefined || request.method === 'HEAD') return concluded(walking, ready);
     }
-    // One promise per request, settled by its steps or by its deadline, whichever comes first.
-    const answer = new Promise<ApiResponse>((resolve) => (walking.resolve = resolve));
-    settings.deadlines?.add(walking);
-    const answerSettled = (response: ApiResponse): void => {
-      const settling = settle(walking, response);
-      if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
-      else answerWith(walking, settling);
-    };
-    // Only a stream answer pays for one closure more: the answer to a failure of its first chunk.
-    if (ready !== undefined) startStream(walking, ready, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)));
-    else {
-      pending!.then(
-        () => {
-          let response: ApiResponse;
-          try {
-            response = succeed(walking);
-          } catch (error) {
-            response = fail(error, request, headers, compiled, walking.ctx.id);
-          }
-          if (response.stream === undefined || request.method === 'HEAD') answerSettled(response);
-          else startStream(walking, response, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)));
-        },
-        (error: unknown) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)),
-      );
-    }
-    return answer;
+    return waited(walking, pending, ready, request, fail);
   } catch (error) {
     const response = fail(error, request, headers, compiled, exchange === undefined ? id : exchange.ctx.id);
     return exchange === undefined ? response : concluded(exchange, response);
   }
+}
+
+/**
+ * The answer of a request that waits: for a step, or for the first chunk of its stream answer
+ * (`ready`). Apart from `run`, so that a request answered at once allocates none of its closures.
+ */
+function waited(
+  walking: Exchange,
+  pending: Promise<unknown> | undefined,
+  ready: ApiResponse | undefined,
+  request: ApiRequest,
+  fail: (error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled, id: string | undefined) => ApiResponse,
+): Promise<ApiResponse> {
+  const { headers, compiled, settings } = walking;
+  // One promise per request, settled by its steps or by its deadline, whichever comes first.
+  const answer = new Promise<ApiResponse>((resolve) => (walking.resolve = resolve));
+  settings.deadlines?.add(walking);
+  const answerSettled = (response: ApiResponse): void => {
+    const settling = settle(walking, response);
+    if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
+    else answerWith(walking, settling);
+  };
+  // Only a stream answer pays for one closure more: the answer to a failure of its first chunk.
+  if (ready !== undefined) startStream(walking, ready, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)));
+  else {
+    pending!.then(
+      () => {
+        let response: ApiResponse;
+        try {
+          response = succeed(walking);
+        } catch (error) {
+          response = fail(error, request, headers, compiled, walking.ctx.id);
+        }
+        if (response.stream === undefined || request.method === 'HEAD') answerSettled(response);
+        else startStream(walking, response, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)));
+      },
+      (error: unknown) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)),
+    );
+  }
+  return answer;
 }
 
 /**
