@@ -36,7 +36,12 @@ export function readArrivedBody(req: BufferedRequest): AsyncIterable<unknown> {
 }
 
 class ArrivedBody implements AsyncIterable<unknown> {
-  constructor(private readonly req: BufferedRequest) {}
+  // Declared, not defined: the constructor's assignment is its one store per request.
+  declare private readonly req: BufferedRequest;
+
+  constructor(req: BufferedRequest) {
+    this.req = req;
+  }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown> {
     return new ArrivedChunks(this.req);

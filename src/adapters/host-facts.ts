@@ -53,12 +53,22 @@ export function addHostFacts(request: ApiRequest, host: object, source: HostSour
  * says, since proxy-addr has nothing to weigh) and Node has it already.
  *
  * @example
- * addHostFactsNow(request, { req, res }, {}, req.socket);
+ * addHostFactsNow(request, { request, reply }, request, raw.socket);
  */
 export function addHostFactsNow(request: ApiRequest, host: object, source: HostSource, socket: AddressSocket | null | undefined): ApiRequest {
   request.host = host;
-  request.ip = addressOf(undefined, socket);
+  request.ip = socketAddress(socket);
   return addIdentity(request, source);
+}
+
+/**
+ * The address of the connection a request came on; undefined where it has none.
+ *
+ * @example
+ * socketAddress(req.socket); // '127.0.0.1'
+ */
+export function socketAddress(socket: AddressSocket | null | undefined): string | undefined {
+  return addressOf(undefined, socket);
 }
 
 function addIdentity(request: ApiRequest, source: HostSource): ApiRequest {
