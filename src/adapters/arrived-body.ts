@@ -36,7 +36,12 @@ export function readArrivedBody(req: BufferedRequest): AsyncIterable<unknown> {
 }
 
 class ArrivedBody implements AsyncIterable<unknown> {
-  constructor(private readonly req: BufferedRequest) {}
+  // Declared, not defined: the constructor's assignment is its one store per request.
+  declare private readonly req: BufferedRequest;
+
+  constructor(req: BufferedRequest) {
+    this.req = req;
+  }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown> {
     return new ArrivedChunks(this.req);
@@ -98,4 +103,17 @@ function arrived(req: BufferedRequest): boolean {
   // Node has checked the value: a length written otherwise (`051`) is read through the stream.
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] === undefined && typeof length === 'string' && length === String(req.readableLength);
+}
+
+/**
+ * Whether a request declares a body (a `Content-Length` other than 0) that is still on its way: a
+ * listener runs in the turn that delivered the headers, and Node's parser pushes a body that came
+ * with them only once it returns. A reading that starts a turn later takes such a body whole.
+ *
+ * @example
+ * if (bodyFollows(req)) return Promise.resolve(request).then(answer);
+ */
+export function bodyFollows(req: NodeRequest): boolean {
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0' && req.complete !== true;
 }

@@ -14,8 +14,8 @@ import { answersHostError, fastifyBodyError, fastifyUrlError } from './host-erro
 import { fastifyPath, fastifyRoutes, hostRoutes } from './host-routes.js';
 import { checkPrefix, normalizePrefix, targetBelowPrefix } from './mount.js';
 import { fromNodeRequest, readNodeBody } from './node.js';
-import { addHostFacts } from './host-facts.js';
-import { readArrivedBody } from './arrived-body.js';
+import { addHostFacts, addHostFactsNow } from './host-facts.js';
+import { bodyFollows } from './arrived-body.js';
 import type { NodeRequest } from './node-types.js';
 import { ANY_HEADERS, LOWER_CASE_HEADERS } from './respond-options.js';
 import { settleUnreadBody } from './unread-body.js';
@@ -133,7 +133,9 @@ export function frameworkErrorsOf(api: Api, options: FrameworkErrorsOptions = {}
  */
 function respondThrough(api: Api, request: FastifyRequestLike, reply: FastifyReplyLike, url: string, prefix: string): Promise<unknown> | undefined {
   const apiRequest = fromFastifyRequest(request, reply, url, prefix);
-  const response = api.respond(apiRequest, apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS);
+  const options = apiRequest.headers === request.raw.headers ? LOWER_CASE_HEADERS : ANY_HEADERS;
+  // Fastify runs the handler in the turn of the headers, as Node runs a listener: a body on its way is taken whole a turn later.
+  const response = request.body === request.raw && bodyFollows(request.raw) ? Promise.resolve(apiRequest).then((arrived) => api.respond(arrived, options)) : api.respond(apiRequest, options);
   return response instanceof Promise ? response.then((settled) => sendFastifyReply(reply, settled, request.raw)) : void sendFastifyReply(reply, response, request.raw);
 }
 
@@ -156,15 +158,13 @@ export function fastifyHandler(endpoint: Endpoint, options: EndpointHandlerOptio
 
 function fromFastifyRequest(request: FastifyRequestLike, reply: FastifyReplyLike, url: string, baseUrl?: string): ApiRequest {
   const raw = request.raw;
-  // The stream and Node's headers (with a repeated Authorization kept), as the node adapter gives them; Fastify's id, ip and logger.
-  const apiRequest = addHostFacts(fromNodeRequest(raw, url), { request, reply }, request, raw.socket);
+  // As the node adapter gives it; Fastify's id, logger and ip: without X-Forwarded-For, proxy-addr's is the socket's, read at once.
+  const apiRequest = (raw.headers['x-forwarded-for'] === undefined ? addHostFactsNow : addHostFacts)(fromNodeRequest(raw, url), { request, reply }, request, raw.socket);
   const headers = request.headers;
   if (headers !== raw.headers) apiRequest.headers = headers;
-  // Without a body Fastify ran no parser (a GET, say): the API still gets the stream, read only if the endpoint takes a body.
+  // No body (a GET) or our parser's, which passes the stream: the API reads the stream as fromNodeRequest gives it, if at all.
   const body = request.body;
-  // A body that has arrived with its headers (most do) is taken from the stream's buffer at once.
-  if (body === raw) apiRequest.body = readArrivedBody(raw);
-  else if (body !== undefined && body !== null) apiRequest.body = isStream(body) ? readNodeBody(body) : body;
+  if (body !== raw && body !== undefined && body !== null) apiRequest.body = isStream(body) ? readNodeBody(body) : body;
   if (baseUrl !== undefined) apiRequest.baseUrl = baseUrl;
   return apiRequest;
 }

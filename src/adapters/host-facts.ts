@@ -2,9 +2,11 @@ import type { ApiRequest, Logger } from '../core/contract.js';
 
 /**
  * What a host knows of a request that reaches the API: its own objects, the client's address as it
- * reads it, its id of the request and its logger for it. The address is read when first asked
- * (`ctx.ip`, a rate limit's count): a host's `ip` may run its trust-proxy rule over the forwarding
- * headers, and most requests never ask.
+ * reads it, its id of the request and its logger for it. Where a host would run its trust-proxy
+ * rule over the forwarding headers, the address is read when first asked (`ctx.ip`, a rate limit's
+ * count), and most requests never ask. Where the address is the socket's, it is read at once: Node
+ * keeps it per connection once read, and an own accessor that waits for the first `ctx.ip` costs
+ * a property definition per request, more than the read.
  */
 
 /**
@@ -42,10 +44,49 @@ export interface AddressSocket {
 export function addHostFacts(request: ApiRequest, host: object, source: HostSource, socket: AddressSocket | null | undefined, addressSource: HostSource = source): ApiRequest {
   request.host = host;
   addLazyAddress(request, addressSource, socket);
+  return addIdentity(request, source);
+}
+
+/**
+ * {@link addHostFacts} with the socket's address, read at once: where that is the client's address
+ * as the host reads it (on `node:http`; on Fastify without `X-Forwarded-For`, whatever `trustProxy`
+ * says, since proxy-addr has nothing to weigh) and Node has it already.
+ *
+ * @example
+ * addHostFactsNow(request, { request, reply }, request, raw.socket);
+ */
+export function addHostFactsNow(request: ApiRequest, host: object, source: HostSource, socket: AddressSocket | null | undefined): ApiRequest {
+  request.host = host;
+  request.ip = socketAddress(socket);
+  return addIdentity(request, source);
+}
+
+/**
+ * The address of the connection a request came on; undefined where it has none.
+ *
+ * @example
+ * socketAddress(req.socket); // '127.0.0.1'
+ */
+export function socketAddress(socket: AddressSocket | null | undefined): string | undefined {
+  return addressOf(undefined, socket);
+}
+
+function addIdentity(request: ApiRequest, source: HostSource): ApiRequest {
   const { id, log } = source;
   if ((typeof id === 'string' && id !== '') || typeof id === 'number') request.id = String(id);
   if (isLogger(log)) request.log = log;
   return request;
+}
+
+/** The address a host gives (taken as it is when it is a string), or else the socket's. */
+function addressOf(source: HostSource | undefined, socket: AddressSocket | null | undefined): string | undefined {
+  try {
+    const ip = source?.ip;
+    return typeof ip === 'string' ? ip : socket?.remoteAddress;
+  } catch {
+    // A connection already gone (an HTTP/2 stream's socket throws then) has no address to give.
+    return undefined;
+  }
 }
 
 /**
@@ -81,15 +122,7 @@ class AddressOrigin {
 const LAZY_IP: PropertyDescriptor = {
   get(this: LazyRequest): string | undefined {
     const origin = this[ORIGIN];
-    if (origin.address === UNREAD) {
-      try {
-        const ip = origin.source?.ip;
-        origin.address = typeof ip === 'string' ? ip : origin.socket?.remoteAddress;
-      } catch {
-        // A connection already gone (an HTTP/2 stream's socket throws then) has no address to give.
-        origin.address = undefined;
-      }
-    }
+    if (origin.address === UNREAD) origin.address = addressOf(origin.source, origin.socket);
     return origin.address;
   },
   set(this: LazyRequest, address: string | undefined) {

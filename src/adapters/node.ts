@@ -10,8 +10,8 @@ import { createEndpointHandler } from '../preset.js';
 import type { NodeRequest, NodeResponse } from './node-types.js';
 import { withRepeatedHeaders } from './repeated-headers.js';
 import { LOWER_CASE_HEADERS } from './respond-options.js';
-import { addHostFacts } from './host-facts.js';
-import { readArrivedBody } from './arrived-body.js';
+import { socketAddress } from './host-facts.js';
+import { bodyFollows, readArrivedBody } from './arrived-body.js';
 import { sendNodeResponse, writeNodeResponse } from './wire.js';
 import { onNodeClose } from './stream-out.js';
 
@@ -83,12 +83,6 @@ export function toNodeListener<Req extends NodeRequest = NodeRequest, Res extend
   };
 }
 
-/** Whether the request declares a body (a `Content-Length` other than 0) that is still on its way. */
-function bodyFollows(req: NodeRequest): boolean {
-  const length = req.headers['content-length'];
-  return length !== undefined && length !== '0' && req.complete !== true;
-}
-
 /**
  * Runs one endpoint as a `node:http` handler, with params that your own router matched.
  *
@@ -120,15 +114,13 @@ export function nodeHandler(endpoint: Endpoint, options: EndpointHandlerOptions 
  * const response = await api.handle(fromNodeRequest(req));
  */
 export function fromNodeRequest(req: NodeRequest, url: string = req.url ?? '/', res?: NodeResponse): ApiRequest {
-  const headers = req.headers;
+  const method = req.method ?? 'GET';
+  const given = req.headers;
+  const headers = given.authorization === undefined && given['content-type'] === undefined ? given : withRepeatedHeaders(given, req.rawHeaders);
   // HTTP/2 frames a body without Content-Length or Transfer-Encoding, so every request gets one; it
   // is read only if the endpoint takes a body, and an empty one reads as none.
-  const request: ApiRequest = {
-    method: req.method ?? 'GET',
-    url,
-    headers: headers.authorization === undefined && headers['content-type'] === undefined ? headers : withRepeatedHeaders(headers, req.rawHeaders),
-    body: readArrivedBody(req),
-    onClose: onNodeClose,
-  };
-  return res === undefined ? request : addHostFacts(request, { req, res }, {}, req.socket);
+  const body = readArrivedBody(req);
+  if (res === undefined) return { method, url, headers, body, onClose: onNodeClose };
+  // The host's objects and the socket's address in the literal itself: no property added afterwards.
+  return { method, url, headers, body, onClose: onNodeClose, host: { req, res }, ip: socketAddress(req.socket) };
 }

@@ -279,7 +279,8 @@ function defaultLocation(exchange: Exchange, result: unknown): string | undefine
   }
   const values: Record<string, unknown> = Object.assign({}, exchange.rawParams);
   // A parent id as its schema read it, so that one item has one URL: `/users/0x1/orders` creates under `/users/1`.
-  for (const [name, value] of Object.entries(ctx.params as object)) if (isSegment(value)) values[name] = value;
+  const params = ctx.params as Record<string, unknown>;
+  for (const name in params) if (Object.hasOwn(params, name) && isSegment(params[name])) values[name] = params[name];
   values.id = id;
   return publicPath(ctx.request, buildPath(compiled.itemTemplate, values));
 }

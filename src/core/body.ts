@@ -198,7 +198,19 @@ export function checkContentLength(header: string | undefined, limit: number): v
  * declaredLength(' 42 '); // 42
  */
 export function declaredLength(header: string | undefined): number | undefined {
-  return header === undefined || !/^\s*\d+\s*$/.test(header) ? undefined : Number(header);
+  if (header === undefined) return undefined;
+  // Digits alone, as Node passes a value it has checked, need no pattern.
+  if (isDigits(header)) return Number(header);
+  return !/^\s*\d+\s*$/.test(header) ? undefined : Number(header);
+}
+
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 /**

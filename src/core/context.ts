@@ -5,6 +5,7 @@ import { answerHeader, checkHeader } from './http.js';
 import { contentDisposition } from './disposition.js';
 import { parseLastEventId } from './events.js';
 import { single } from './request.js';
+import { newRequestId } from './request-id.js';
 
 /**
  * The context a handler receives, as one class: what `ctx.set`, `ctx.append` and `ctx.outcome`
@@ -19,34 +20,39 @@ const NO_STATE: object = Object.freeze({});
 const UNREAD: unique symbol = Symbol('unread');
 
 export class RequestContext {
-  params: unknown;
-  query: unknown;
-  headers: unknown;
-  body: unknown;
-  files: unknown;
-  principal: unknown;
-  request: ApiRequest;
-  item: unknown;
-  state: object;
-  host: unknown;
-  id: string;
-  log: Logger;
-  reply: Reply | undefined;
+  // `declare`: the constructor gives every field its value, so none is defined twice per request.
+  declare params: unknown;
+  declare query: unknown;
+  declare headers: unknown;
+  declare body: unknown;
+  declare files: unknown;
+  declare principal: unknown;
+  declare request: ApiRequest;
+  declare item: unknown;
+  declare state: object;
+  declare host: unknown;
+  declare log: Logger;
+  declare reply: Reply | undefined;
   /** The media type negotiated for a success answer, once `Accept` was read. */
-  responseType: string;
+  declare responseType: string;
   /** The outcomes `outcome()` may choose; undefined allows every one (a test context). */
-  readonly choices: ReadonlySet<string> | undefined;
+  declare readonly choices: ReadonlySet<string> | undefined;
   /**
    * The client's address once `ip` was read or set: an adapter reads it from the host (a trust-proxy
    * rule, the socket) only when asked, and most requests never ask.
    */
-  private address: string | undefined | typeof UNREAD;
+  declare private address: string | undefined | typeof UNREAD;
+  /**
+   * The request's id: the host's or a trusted header's, else one of its own, made when first read: a
+   * new UUID costs more than the rest of a small request's context, and most answers never carry it.
+   */
+  declare private givenId: string | undefined;
   /** The request's cookies, once `cookies` was read. */
-  private parsedCookies: Readonly<Record<string, string>> | undefined;
+  declare private parsedCookies: Readonly<Record<string, string>> | undefined;
   /** What aborts `signal`, once it was read. */
-  private controller: AbortController | undefined;
+  declare private controller: AbortController | undefined;
 
-  constructor(params: unknown, query: QueryRecord, headers: HeaderRecord, request: ApiRequest, choices: ReadonlySet<string> | undefined, id: string, log: Logger) {
+  constructor(params: unknown, query: QueryRecord, headers: HeaderRecord, request: ApiRequest, choices: ReadonlySet<string> | undefined, id: string | undefined, log: Logger) {
     this.params = params;
     this.query = query;
     this.headers = headers;
@@ -58,13 +64,21 @@ export class RequestContext {
     this.state = NO_STATE;
     this.host = request.host;
     this.address = UNREAD;
-    this.id = id;
+    this.givenId = id;
     this.log = log;
     this.reply = undefined;
     this.responseType = 'application/json';
     this.choices = choices;
     this.parsedCookies = undefined;
     this.controller = undefined;
+  }
+
+  get id(): string {
+    return (this.givenId ??= newRequestId());
+  }
+
+  set id(id: string) {
+    this.givenId = id;
   }
 
   get signal(): AbortSignal {
@@ -151,6 +165,8 @@ export class ClientGoneError extends Error {
  * const asRead = contextWith(ctx, { body: undefined });
  */
 export function contextWith<Ctx extends object>(ctx: Ctx, changes: Partial<Ctx>): Ctx {
+  // The request's id made now, so that the copy carries the same one.
+  if (ctx instanceof RequestContext) void ctx.id;
   return Object.assign(Object.create(Object.getPrototypeOf(ctx) as object | null) as Ctx, ctx, { reply: undefined }, changes);
 }
 

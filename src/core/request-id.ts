@@ -30,13 +30,24 @@ const TRUSTED_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
  * requestIdOf({ method: 'GET', url: '/', id: 'req-1' }, {}, undefined); // 'req-1'
  */
 export function requestIdOf(request: ApiRequest, headers: HeaderRecord, trusted: string | undefined): string {
+  return givenRequestId(request, headers, trusted) ?? newRequestId();
+}
+
+/**
+ * The id a request comes with, as {@link requestIdOf} finds it: the host's, else the trusted
+ * header's when it is a plain id; undefined when it has none and needs one of its own.
+ *
+ * @example
+ * givenRequestId({ method: 'GET', url: '/' }, { 'x-request-id': 'req-1' }, 'x-request-id'); // 'req-1'
+ */
+export function givenRequestId(request: ApiRequest, headers: HeaderRecord, trusted: string | undefined): string | undefined {
   const own = request.id;
   if (typeof own === 'string' && own !== '') return own;
   if (trusted !== undefined) {
     const given = single(headers[trusted]);
     if (given !== undefined && TRUSTED_ID.test(given)) return given;
   }
-  return newRequestId();
+  return undefined;
 }
 
 /** A logger that writes nothing: `ctx.log` where neither the host nor the API has one. */

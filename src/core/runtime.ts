@@ -6,9 +6,8 @@ import { HttpError, withoutStack } from './errors.js';
 import type { Compiled, Exchange } from './exchange.js';
 import { json } from '../formats/formats.js';
 import { OUTCOMES } from './outcomes.js';
-import { newRequestId } from './request-id.js';
 import { emptyQuery, parseQuery } from './request.js';
-import { requestIdOf } from './request-id.js';
+import { givenRequestId, requestIdOf } from './request-id.js';
 import { createDeadlines, type Timed } from './deadlines.js';
 import { createSettings, type RuntimeOptions, type Settings } from './settings.js';
 import { runSteps } from './steps.js';
@@ -51,7 +50,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
    */
   function failEndpoint(error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled, id: string | undefined): ApiResponse {
     const answered = failureOf(settings, error);
-    const response = problemAnswer(settings, answered, request, headers, id);
+    // One id for the problem's `instance` and the report, made here when the request had none yet.
+    const instance = id ?? requestIdOf(request, headers, settings.requestIdFrom);
+    const response = problemAnswer(settings, answered, request, headers, instance);
     const { status } = response;
     if (settings.development && status < 500 && !compiled.statuses.has(status) && !compiled.undeclared.has(status)) {
       compiled.undeclared.add(status);
@@ -60,7 +61,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       const { code } = answered.facts;
       settings.report(
         new Error(`${method} ${path} answered ${status} (${code}), which it does not declare: add it to the endpoint's "errors" (or, when an extension throws it, to the extension's "outcomes") so that its documentation lists it`),
-        { requestId: id ?? newRequestId(), status, request },
+        { requestId: instance, status, request },
       );
     }
     return response;
@@ -132,7 +133,8 @@ function run(
   let id: string | undefined;
   let exchange: Exchange | undefined;
   try {
-    id = requestIdOf(request, headers, settings.requestIdFrom);
+    // The id the request comes with: `ctx.id` makes one of its own only when read.
+    id = givenRequestId(request, headers, settings.requestIdFrom);
     exchange = {
       compiled,
       settings,
@@ -161,36 +163,51 @@ function run(
       // A response that is already there has nothing left to wait for, nor to time out; a stream's first chunk has.
       if (ready.stream === undefined || request.method === 'HEAD') return concluded(walking, ready);
     }
-    // One promise per request, settled by its steps or by its deadline, whichever comes first.
-    const answer = new Promise<ApiResponse>((resolve) => (walking.resolve = resolve));
-    settings.deadlines?.add(walking);
-    const answerSettled = (response: ApiResponse): void => {
-      const settling = settle(walking, response);
-      if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
-      else answerWith(walking, settling);
-    };
-    // Only a stream answer pays for one closure more: the answer to a failure of its first chunk.
-    if (ready !== undefined) startStream(walking, ready, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, id)));
-    else {
-      pending!.then(
-        () => {
-          let response: ApiResponse;
-          try {
-            response = succeed(walking);
-          } catch (error) {
-            response = fail(error, request, headers, compiled, id);
-          }
-          if (response.stream === undefined || request.method === 'HEAD') answerSettled(response);
-          else startStream(walking, response, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, id)));
-        },
-        (error: unknown) => answerSettled(fail(error, request, headers, compiled, id)),
-      );
-    }
-    return answer;
+    return waited(walking, pending, ready, request, fail);
   } catch (error) {
-    const response = fail(error, request, headers, compiled, id);
+    const response = fail(error, request, headers, compiled, exchange === undefined ? id : exchange.ctx.id);
     return exchange === undefined ? response : concluded(exchange, response);
   }
+}
+
+/**
+ * The answer of a request that waits: for a step, or for the first chunk of its stream answer
+ * (`ready`). Apart from `run`, so that a request answered at once allocates none of its closures.
+ */
+function waited(
+  walking: Exchange,
+  pending: Promise<unknown> | undefined,
+  ready: ApiResponse | undefined,
+  request: ApiRequest,
+  fail: (error: unknown, request: ApiRequest, headers: HeaderRecord, compiled: Compiled, id: string | undefined) => ApiResponse,
+): Promise<ApiResponse> {
+  const { headers, compiled, settings } = walking;
+  // One promise per request, settled by its steps or by its deadline, whichever comes first.
+  const answer = new Promise<ApiResponse>((resolve) => (walking.resolve = resolve));
+  settings.deadlines?.add(walking);
+  const answerSettled = (response: ApiResponse): void => {
+    const settling = settle(walking, response);
+    if (settling instanceof Promise) settling.then((settledResponse) => answerWith(walking, settledResponse));
+    else answerWith(walking, settling);
+  };
+  // Only a stream answer pays for one closure more: the answer to a failure of its first chunk.
+  if (ready !== undefined) startStream(walking, ready, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)));
+  else {
+    pending!.then(
+      () => {
+        let response: ApiResponse;
+        try {
+          response = succeed(walking);
+        } catch (error) {
+          response = fail(error, request, headers, compiled, walking.ctx.id);
+        }
+        if (response.stream === undefined || request.method === 'HEAD') answerSettled(response);
+        else startStream(walking, response, answerSettled, (error) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)));
+      },
+      (error: unknown) => answerSettled(fail(error, request, headers, compiled, walking.ctx.id)),
+    );
+  }
+  return answer;
 }
 
 /**

@@ -27,12 +27,30 @@ const MAX_DEPTH = 1000;
  * whyUnwritable({ user: loadUser() }); // 'holds a promise at #/user: await it'
  */
 export function whyUnwritable(value: unknown): string | undefined {
+  if (isFlatData(value)) return undefined;
   // No set of seen objects for a string, a number or null: most results of a write are one.
   const found = typeof value === 'object' && value !== null ? unwritable(value, 0, new Set()) : unwritable(value, 0, NOTHING_SEEN);
   if (found === undefined) return undefined;
   const [kind, pointer] = found;
   const advice = kind === 'a promise' ? 'await it' : kind === 'a function' || kind === 'a symbol' ? 'no format can write it' : kind === COLLECTION ? 'JSON writes it as {}; give an object or an array' : "bytes and streams go out only as the whole result, under a type the endpoint sends them as: declare the media type in the endpoint's `produces` (such as produces: ['application/octet-stream']), or give data";
   return `${pointer === '' ? 'is' : 'holds'} ${kind}${pointer === '' ? '' : ` at #${pointer}`}: ${advice}`;
+}
+
+/**
+ * Whether a value is a plain object whose members are all primitives a format can write (an item of
+ * strings and numbers, the most common result): it holds nothing to look into, and needs no set of
+ * seen objects. Anything else is looked at member by member.
+ */
+function isFlatData(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return false;
+  for (const key in value) {
+    const member: unknown = (value as Record<string, unknown>)[key];
+    const type = typeof member;
+    if ((type === 'object' && member !== null) || type === 'function' || type === 'symbol') return false;
+  }
+  return true;
 }
 
 /** The seen objects of a value that is no object: never read. */

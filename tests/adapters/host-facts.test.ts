@@ -294,5 +294,20 @@ describe('ctx.ip after the host’s trust-proxy setting, read only when asked', 
         await host.close();
       }
     });
+
+    it('with a trust-proxy rule and no X-Forwarded-For, ctx.ip is the socket’s address, and the rule has nothing to weigh', async () => {
+      const asked: string[] = [];
+      const host = await start((address: string) => {
+        asked.push(address);
+        return true;
+      });
+      try {
+        expect(((await (await fetch(`${host.base}/ip`)).json()) as { ip: string }).ip).toBe('127.0.0.1');
+        expect((await fetch(`${host.base}/quiet`)).status).toBe(200);
+        expect(asked).toEqual([]);
+      } finally {
+        await host.close();
+      }
+    });
   });
 });
