@@ -49,6 +49,17 @@ function readableOfBytes(bytes: Buffer, size: number): Readable {
   });
 }
 
+/** A Node Readable that gives one chunk, then is destroyed a moment later: with `error`, or closed before its end without one. */
+function readableEndingLate(error: Error | undefined): Readable {
+  let pushed = 0;
+  return new Readable({
+    read() {
+      if (pushed++ === 0) this.push(Buffer.from('first chunk,'));
+      else setTimeout(() => this.destroy(error), 20);
+    },
+  });
+}
+
 /** What the endpoints of one adapter's API saw: closed generators and streams, and reports. */
 interface Seen {
   generatorClosed: number;
@@ -82,30 +93,8 @@ function apiFor(seen: Seen): Api {
       }),
       endpoint('GET', '/readable-of-bytes', { produces, handle: () => readableOfBytes(SEQUENCE, 7 * 1024) }),
       endpoint('GET', '/readable-one-chunk', { produces, handle: () => readableOfBytes(Buffer.from(CSV), 1024) }),
-      endpoint('GET', '/readable-fails-late', {
-        produces,
-        handle: () => {
-          let pushed = 0;
-          return new Readable({
-            read() {
-              if (pushed++ === 0) this.push(Buffer.from('first chunk,'));
-              else setTimeout(() => this.destroy(new Error('the Readable failed after its first chunk')), 20);
-            },
-          });
-        },
-      }),
-      endpoint('GET', '/readable-closes-late', {
-        produces,
-        handle: () => {
-          let pushed = 0;
-          return new Readable({
-            read() {
-              if (pushed++ === 0) this.push(Buffer.from('first chunk,'));
-              else setTimeout(() => this.destroy(), 20);
-            },
-          });
-        },
-      }),
+      endpoint('GET', '/readable-fails-late', { produces, handle: () => readableEndingLate(new Error('the Readable failed after its first chunk')) }),
+      endpoint('GET', '/readable-closes-late', { produces, handle: () => readableEndingLate(undefined) }),
       endpoint('GET', '/fails-early', { produces, handle: () => (async function* () { throw new Error('failed before the first chunk'); })() }),
       endpoint('GET', '/fails-late', {
         produces,
