@@ -10,7 +10,7 @@ import { UnauthorizedError, type ApiRequest } from '../../src/index.js';
 
 /**
  * passport's bearer strategy as a middleware that never answers: a valid token's user on `req.user`,
- * a refused one noted on `res.locals` for the API to answer; without `Authorization`, the session's user.
+ * a refused one noted on `res.locals` for the API to answer; without `Authorization`, the user express-session restored from its cookie.
  *
  * @example
  * app.use(passportBearer(auth));
