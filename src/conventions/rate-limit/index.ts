@@ -172,23 +172,6 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
   // A store that never waits (the memory store) counts at once: a request that was synchronous stays so, and it cannot be late.
   const now = (store as Partial<HitsNow>)[HIT_NOW];
   const allNow = now === undefined ? undefined : (key: string, peeking: boolean): Hit[] => policies.map((each, index) => now.call(store, prefixes[index]! + key, each.window * 1000, peeking ? 0 : each.cost));
-  // Every policy of a key counted (or peeked at) and judged: at once on a store that never waits, else once the store answers.
-  const judgeNow = (exchange: Exchange, key: string, peeking: boolean): undefined => {
-    let hits: Hit[];
-    try {
-      hits = allNow!(key, peeking);
-    } catch (error) {
-      failed(exchange, error);
-      return undefined;
-    }
-    judge(exchange, hits, peeking);
-    return undefined;
-  };
-  const judgeLater = (exchange: Exchange, key: string, peeking: boolean): Promise<void> =>
-    all(key, peeking).then(
-      (hits) => judge(exchange, hits, peeking),
-      (error: unknown) => failed(exchange, error),
-    );
 
   let lastKey: string | undefined;
   let lastStoreKey = '';
@@ -211,17 +194,44 @@ function counting(policies: readonly NamedPolicy[], store: Store, timeout: numbe
         judgeOne(exchange, hit);
         return undefined;
       }
-      if (allNow !== undefined) return judgeNow(exchange, key, false);
+      if (allNow !== undefined) {
+        let hits: Hit[];
+        try {
+          hits = allNow(key, false);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judge(exchange, hits, false);
+        return undefined;
+      }
       if (single !== undefined) {
         return hitOf(single, key, single.cost).then(
           (hit) => judgeOne(exchange, hit),
           (error: unknown) => failed(exchange, error),
         );
       }
-      return judgeLater(exchange, key, false);
+      return all(key, false).then(
+        (hits) => judge(exchange, hits, false),
+        (error: unknown) => failed(exchange, error),
+      );
     },
     peek(exchange: Exchange, key: string): Promise<void> | undefined {
-      return allNow !== undefined ? judgeNow(exchange, key, true) : judgeLater(exchange, key, true);
+      if (allNow !== undefined) {
+        let hits: Hit[];
+        try {
+          hits = allNow(key, true);
+        } catch (error) {
+          failed(exchange, error);
+          return undefined;
+        }
+        judge(exchange, hits, true);
+        return undefined;
+      }
+      return all(key, true).then(
+        (hits) => judge(exchange, hits, true),
+        (error: unknown) => failed(exchange, error),
+      );
     },
     charge(exchange: Exchange, key: string): void {
       if (allNow === undefined) {
